@@ -1,0 +1,92 @@
+"""Per-op read/write/alias facts, derived from op schemas (ATen graphs) and from Python naming
+conventions (Dynamo graphs, whose nodes call torch functions and tensor methods).
+
+These are the MLIR-bufferization-style facts every in-place decision rests on: which operands an
+op writes, and whether its result is a view of an operand.
+"""
+from __future__ import annotations
+
+import operator
+from typing import List, Optional
+
+import torch
+import torch.fx as fx
+
+_VIEW_METHODS = frozenset({
+    "view", "view_as", "reshape", "reshape_as", "transpose", "t", "permute", "select", "narrow",
+    "expand", "expand_as", "squeeze", "unsqueeze", "flatten", "unflatten", "diagonal", "as_strided",
+    "unfold", "__getitem__", "T", "mT", "real", "imag", "unbind", "split", "chunk", "movedim",
+    "swapaxes", "swapdims", "detach", "alias",
+})
+
+
+def schema_of(target) -> Optional[torch._C.FunctionSchema]:
+    if isinstance(target, torch._ops.OpOverload):
+        return target._schema
+    return None
+
+
+def written_operands(node: fx.Node) -> List[fx.Node]:
+    """The nodes whose memory this node writes."""
+    if node.op == "call_function":
+        schema = schema_of(node.target)
+        if schema is not None:
+            out = []
+            for i, arg in enumerate(schema.arguments):
+                if arg.alias_info is not None and arg.alias_info.is_write:
+                    value = node.args[i] if i < len(node.args) else node.kwargs.get(arg.name)
+                    out.extend(_nodes_in(value))
+            return out
+        if node.target is operator.setitem:
+            return _nodes_in(node.args[0])
+        name = getattr(node.target, "__name__", "")
+        if _is_inplace_name(name) and node.args:
+            return _nodes_in(node.args[0])
+        if "out" in node.kwargs:
+            return _nodes_in(node.kwargs["out"])
+        return []
+    if node.op == "call_method":
+        if _is_inplace_name(node.target) or node.target == "__setitem__":
+            return _nodes_in(node.args[0])
+        return []
+    return []
+
+
+def is_copy(node: fx.Node) -> bool:
+    """``copy_(dst, src)`` in either ATen or Dynamo spelling."""
+    if node.op == "call_function":
+        return node.target in (torch.ops.aten.copy_.default, torch.ops.aten.copy_, torch.Tensor.copy_)
+    return node.op == "call_method" and node.target == "copy_"
+
+
+def view_source(node: fx.Node) -> Optional[fx.Node]:
+    """The operand this node's result is a view of, or None."""
+    if node.op == "call_function":
+        schema = schema_of(node.target)
+        if schema is not None:
+            if schema.returns and schema.returns[0].alias_info is not None \
+                    and not schema.returns[0].alias_info.is_write and node.args:
+                src = node.args[0]
+                return src if isinstance(src, fx.Node) else None
+            return None
+        if node.target is operator.getitem and isinstance(node.args[0], fx.Node):
+            val = node.args[0].meta.get("example_value", node.args[0].meta.get("val"))
+            if isinstance(val, torch.Tensor):
+                return node.args[0]
+        return None
+    if node.op == "call_method" and node.target in _VIEW_METHODS:
+        src = node.args[0]
+        return src if isinstance(src, fx.Node) else None
+    return None
+
+
+def _is_inplace_name(name: str) -> bool:
+    return name.endswith("_") and not name.endswith("__") and not name.startswith("_")
+
+
+def _nodes_in(value) -> List[fx.Node]:
+    if isinstance(value, fx.Node):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [n for v in value for n in _nodes_in(v)]
+    return []

@@ -1,0 +1,130 @@
+"""The ``rewrite`` torch.compile backend.
+
+Rules run at two points of the pipeline:
+1. on the Dynamo graph, before AOTAutograd: dependencies of higher-order ops (their subgraphs
+   still hold the user's in-place ops there, so this is where captured-tensor mutations are seen
+   and turned into data flow);
+2. on the post-grad ATen graphs (inference, forward, backward), where functionalization has
+   replaced mutations by scatters and copy-back epilogues: the reinplacing rules.
+
+``base="inductor"`` plugs stage 2 into Inductor as ``post_grad_custom_pre_pass`` (a
+``CustomGraphPass`` whose ``uuid()`` hashes the rule set and engine version, so Inductor's FX graph
+cache stays valid).  ``base="eager"`` runs AOTAutograd with Inductor's decompositions and then
+executes the rewritten graphs directly: same graphs, no code generation, for tests and debugging.
+"""
+from __future__ import annotations
+
+import functools
+import threading
+from typing import List, Optional, Sequence
+
+import torch
+import torch.fx as fx
+from torch._inductor.custom_graph_pass import CustomGraphPass
+
+from rewrite.engine.report import Report
+from rewrite.engine.ruleset import RuleSet
+
+BASES = ("inductor", "eager")
+
+
+def graph_kind_of(graph: fx.Graph, default: str) -> str:
+    """AOTAutograd names backward inputs ``tangents_N``."""
+    for n in graph.nodes:
+        if n.op == "placeholder" and str(n.target).startswith("tangents"):
+            return "backward"
+    return default
+
+
+class RulePass(CustomGraphPass):
+    """The rule set as an Inductor post-grad custom pass."""
+
+    def __init__(self, rule_set: RuleSet, reports: List[Report], default_kind: str = "forward"):
+        self.rule_set = rule_set
+        self.reports = reports
+        self.default_kind = default_kind
+
+    def __call__(self, graph: fx.Graph) -> None:
+        gm = graph.owning_module
+        kind = graph_kind_of(graph, self.default_kind)
+        self.reports.append(self.rule_set.apply(gm, graph_kind=kind))
+
+    def uuid(self) -> Optional[object]:
+        return self.rule_set.digest
+
+
+class RewriteBackend:
+    """A torch.compile backend applying a rule set; ``reports`` collects one :class:`Report` per
+    graph processed."""
+
+    def __init__(self, rules: Optional[Sequence] = None, base: str = "inductor", strict: bool = False):
+        if base not in BASES:
+            raise ValueError(f"base must be one of {BASES}, not {base!r}")
+        self.rule_set = rules if isinstance(rules, RuleSet) else RuleSet.load(rules, strict=strict)
+        self.base = base
+        self.reports: List[Report] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, gm: fx.GraphModule, example_inputs):
+        with self._lock:
+            self.reports.append(self.rule_set.apply(gm, graph_kind="dynamo"))
+        kind = "inference" if _is_inference(example_inputs) else "forward"
+        if self.base == "inductor":
+            return self._inductor(gm, example_inputs, kind)
+        return self._eager(gm, example_inputs, kind)
+
+    def _inductor(self, gm, example_inputs, kind):
+        from torch._inductor import config
+        from torch._inductor.compile_fx import compile_fx
+
+        with config.patch(post_grad_custom_pre_pass=RulePass(self.rule_set, self.reports, kind)):
+            return compile_fx(gm, example_inputs)
+
+    def _eager(self, gm, example_inputs, kind):
+        from functorch.compile import make_boxed_func
+        from torch._functorch.aot_autograd import aot_module_simplified
+        from torch._functorch.partitioners import min_cut_rematerialization_partition
+        from torch._inductor.decomposition import select_decomp_table
+
+        def compiler(default_kind):
+            def compile_graph(fx_g: fx.GraphModule, _inputs):
+                with self._lock:
+                    self.reports.append(self.rule_set.apply(fx_g, graph_kind=graph_kind_of(fx_g.graph, default_kind)))
+                return make_boxed_func(fx_g.forward)
+
+            return compile_graph
+
+        return aot_module_simplified(
+            gm, example_inputs,
+            fw_compiler=compiler(kind), bw_compiler=compiler("backward"), inference_compiler=compiler("inference"),
+            decompositions=select_decomp_table(),
+            partition_fn=functools.partial(min_cut_rematerialization_partition, compiler="inductor"),
+            keep_inference_input_mutations=True,
+        )
+
+    def fired(self) -> List[str]:
+        return [name for rep in self.reports for name in rep.fired_rules()]
+
+
+def _is_inference(example_inputs) -> bool:
+    if not torch.is_grad_enabled():
+        return True
+    return not any(isinstance(t, torch.Tensor) and t.requires_grad for t in example_inputs)
+
+
+def make_backend(rules: Optional[Sequence] = None, base: str = "inductor", strict: bool = False) -> RewriteBackend:
+    """A backend over ``rules`` (rule files or folders; None = the shipped rules; [] = none)."""
+    return RewriteBackend(rules, base=base, strict=strict)
+
+
+backend = make_backend
+
+
+@functools.lru_cache(maxsize=1)
+def _default_backend() -> RewriteBackend:
+    return make_backend(None, base="inductor")
+
+
+def rewrite_backend(gm: fx.GraphModule, example_inputs):
+    """The ``torch_dynamo_backends`` entry point: Inductor with the shipped rules."""
+    return _default_backend()(gm, example_inputs)

@@ -1,0 +1,154 @@
+"""Actions that make the mutations of higher-order ops explicit as data flow.
+
+Both work on Dynamo graphs (before AOTAutograd), where subgraphs still contain the user's
+in-place ops on captured tensors.  After the rewrite no subgraph writes a tensor it received;
+the new values leave the op as outputs and are copied back into the caller's tensors right after
+it.  That order is data flow now, so functionalization and every later pass preserve it.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Dict, List, Sequence
+
+import torch
+import torch.fx as fx
+
+from rewrite.engine.actions import ActionError
+
+
+def _subgraph(root: fx.GraphModule, attr: fx.Node) -> fx.GraphModule:
+    if not isinstance(attr, fx.Node) or attr.op != "get_attr":
+        raise ActionError(f"expected a subgraph (get_attr), got {attr}")
+    sub = getattr(root, attr.target, None)
+    if not isinstance(sub, fx.GraphModule):
+        raise ActionError(f"{attr.target} is not a GraphModule")
+    return sub
+
+
+def _inline(graph: fx.Graph, sub: fx.GraphModule, inputs: Sequence, emit) -> List:
+    """Copy ``sub``'s nodes into ``graph`` with its placeholders bound to ``inputs``; return its
+    outputs as a list.  ``emit(node, env)`` inserts one copied node."""
+    placeholders = [n for n in sub.graph.nodes if n.op == "placeholder"]
+    if len(placeholders) != len(inputs):
+        raise ActionError(f"subgraph takes {len(placeholders)} inputs, got {len(inputs)}")
+    env: Dict[fx.Node, object] = dict(zip(placeholders, inputs))
+    result = None
+    for n in sub.graph.nodes:
+        if n.op == "placeholder":
+            continue
+        if n.op == "output":
+            result = torch.fx.node.map_arg(n.args[0], lambda a: env[a])
+            break
+        if n.op == "get_attr":
+            raise ActionError("nested subgraphs inside a rewritten subgraph are not supported")
+        env[n] = emit(n, env)
+    return list(result) if isinstance(result, (list, tuple)) else [result]
+
+
+def _local_emitter(graph: fx.Graph):
+    def emit(n, env):
+        return graph.node_copy(n, lambda a: env[a])
+
+    return emit
+
+
+def _outer_emitter(ctx, before: fx.Node):
+    def emit(n, env):
+        new = ctx.txn.copy_node(n, lambda a: env[a], before=before)
+        ctx.note_created(new)
+        return new
+
+    return emit
+
+
+def _split(captured: Sequence, mutated: Sequence[int]):
+    return [captured[j] for j in mutated], [c for j, c in enumerate(captured) if j not in mutated]
+
+
+def thread_as_carried(ctx, loop: fx.Node) -> None:
+    mutated = sorted(ctx.mutated_indices)
+    if not mutated:
+        raise ActionError("no mutated captured input to thread")
+    root, graph, txn = ctx.root, loop.graph, ctx.txn
+    cond_attr, body_attr, carried, captured = loop.args[:4]
+    cond_gm, body_gm = _subgraph(root, cond_attr), _subgraph(root, body_attr)
+    carried, captured = list(carried), list(captured)
+    moved, kept = _split(captured, mutated)
+
+    def captured_env(mutable_values, kept_values):
+        it_m, it_k = iter(mutable_values), iter(kept_values)
+        return [next(it_m) if j in mutated else next(it_k) for j in range(len(captured))]
+
+    def build(with_body: bool) -> fx.GraphModule:
+        g = fx.Graph()
+        cs = [g.placeholder(f"carried_{k}") for k in range(len(carried))]
+        ms = [g.placeholder(f"state_{k}") for k in range(len(moved))]
+        pred = g.placeholder("pred")
+        ks = [g.placeholder(f"captured_{k}") for k in range(len(kept))]
+        if not with_body:
+            g.output(g.call_function(torch.clone, (pred,)))
+            return fx.GraphModule(root, g)
+        state = [g.call_function(torch.clone, (m,)) for m in ms]   # private, mutable copies
+        emit = _local_emitter(g)
+        outs = _inline(g, body_gm, cs + captured_env(state, ks), emit)
+        new_pred = _inline(g, cond_gm, outs + captured_env(state, ks), emit)[0]
+        g.output((*outs, *state, new_pred))
+        return fx.GraphModule(root, g)
+
+    cond_name = txn.add_submodule("rewrite_cond", build(False))
+    body_name = txn.add_submodule("rewrite_body", build(True))
+    # First evaluation of the condition, on the caller's tensors, before the loop.
+    pred0 = _inline(graph, cond_gm, carried + captured, _outer_emitter(ctx, loop))[0]
+    cond_node = txn.insert("get_attr", cond_name, (), before=loop, meta=False)
+    body_node = txn.insert("get_attr", body_name, (), before=loop, meta=False)
+    new_loop = txn.insert("call_function", loop.target,
+                          (cond_node, body_node, (*carried, *moved, pred0), tuple(kept)),
+                          before=loop, like=loop, meta=False)
+    ctx.note_created(cond_node, body_node, new_loop)
+    txn.replace_uses(loop, new_loop)
+    anchor = new_loop
+    for k, tensor in enumerate(moved):
+        value = txn.insert("call_function", operator.getitem, (new_loop, len(carried) + k), after=anchor, meta=False)
+        anchor = txn.insert("call_method", "copy_", (tensor, value), after=value, meta=False)
+        ctx.note_created(value, anchor)
+    txn.erase(loop)
+    ctx.note_removed(loop)
+    ctx.rebind(loop, new_loop)
+
+
+def return_from_branches(ctx, cond: fx.Node) -> None:
+    mutated = sorted(ctx.mutated_indices)
+    if not mutated:
+        raise ActionError("no mutated operand to return")
+    root, txn = ctx.root, ctx.txn
+    pred, true_attr, false_attr, operands = cond.args[:4]
+    operands = list(operands)
+    branches = [_subgraph(root, true_attr), _subgraph(root, false_attr)]
+
+    def build(branch: fx.GraphModule) -> fx.GraphModule:
+        g = fx.Graph()
+        phs = [g.placeholder(f"operand_{k}") for k in range(len(operands))]
+        inputs = list(phs)
+        state = []
+        for j in mutated:
+            inputs[j] = g.call_function(torch.clone, (phs[j],))
+            state.append(inputs[j])
+        outs = _inline(g, branch, inputs, _local_emitter(g))
+        g.output((*outs, *state))
+        return fx.GraphModule(root, g)
+
+    n_out = len([n for n in branches[0].graph.nodes if n.op == "output"][0].args[0])
+    names = [txn.add_submodule("rewrite_branch", build(b)) for b in branches]
+    attrs = [txn.insert("get_attr", name, (), before=cond, meta=False) for name in names]
+    new_cond = txn.insert("call_function", cond.target, (pred, *attrs, tuple(operands)), cond.kwargs,
+                          before=cond, like=cond, meta=False)
+    ctx.note_created(*attrs, new_cond)
+    txn.replace_uses(cond, new_cond)
+    anchor = new_cond
+    for k, j in enumerate(mutated):
+        value = txn.insert("call_function", operator.getitem, (new_cond, n_out + k), after=anchor, meta=False)
+        anchor = txn.insert("call_method", "copy_", (operands[j], value), after=value, meta=False)
+        ctx.note_created(value, anchor)
+    txn.erase(cond)
+    ctx.note_removed(cond)
+    ctx.rebind(cond, new_cond)
