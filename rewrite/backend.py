@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 import torch
 import torch.fx as fx
@@ -39,15 +39,17 @@ def graph_kind_of(graph: fx.Graph, default: str) -> str:
 class RulePass(CustomGraphPass):
     """The rule set as an Inductor post-grad custom pass."""
 
-    def __init__(self, rule_set: RuleSet, reports: List[Report], default_kind: str = "forward"):
+    def __init__(self, rule_set: RuleSet, reports: List[Report], graphs: List, default_kind: str = "forward"):
         self.rule_set = rule_set
         self.reports = reports
+        self.graphs = graphs
         self.default_kind = default_kind
 
     def __call__(self, graph: fx.Graph) -> None:
         gm = graph.owning_module
         kind = graph_kind_of(graph, self.default_kind)
         self.reports.append(self.rule_set.apply(gm, graph_kind=kind))
+        self.graphs.append((kind, gm))
 
     def uuid(self) -> Optional[object]:
         return self.rule_set.digest
@@ -63,6 +65,7 @@ class RewriteBackend:
         self.rule_set = rules if isinstance(rules, RuleSet) else RuleSet.load(rules, strict=strict)
         self.base = base
         self.reports: List[Report] = []
+        self.graphs: List[Tuple[str, fx.GraphModule]] = []   # (kind, post-grad graph after the rules)
         self._lock = threading.Lock()
 
     def __call__(self, gm: fx.GraphModule, example_inputs):
@@ -77,7 +80,7 @@ class RewriteBackend:
         from torch._inductor import config
         from torch._inductor.compile_fx import compile_fx
 
-        with config.patch(post_grad_custom_pre_pass=RulePass(self.rule_set, self.reports, kind)):
+        with config.patch(post_grad_custom_pre_pass=RulePass(self.rule_set, self.reports, self.graphs, kind)):
             return compile_fx(gm, example_inputs)
 
     def _eager(self, gm, example_inputs, kind):
@@ -88,8 +91,10 @@ class RewriteBackend:
 
         def compiler(default_kind):
             def compile_graph(fx_g: fx.GraphModule, _inputs):
+                kind = graph_kind_of(fx_g.graph, default_kind)
                 with self._lock:
-                    self.reports.append(self.rule_set.apply(fx_g, graph_kind=graph_kind_of(fx_g.graph, default_kind)))
+                    self.reports.append(self.rule_set.apply(fx_g, graph_kind=kind))
+                    self.graphs.append((kind, fx_g))
                 return make_boxed_func(fx_g.forward)
 
             return compile_graph

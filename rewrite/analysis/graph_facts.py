@@ -187,6 +187,22 @@ class GraphFacts:
             self.witness = f"{a.name} and {b.name} share storage"
         return answer
 
+    def operands_overlap_write(self, u) -> bool:
+        """Some operand of ``u`` other than the one it writes shares memory with what ``u``
+        writes (for a view scatter: its destination region; otherwise its whole first operand)."""
+        if not isinstance(u, fx.Node) or u.op != "call_function" or not u.args:
+            return False
+        written = u.args[0]
+        others = [u.args[1]] if is_view_scatter(u) else list(u.args[1:]) + list(u.kwargs.values())
+        for other in mutation.nodes_in(others):
+            if other is written:
+                self.witness = f"{u.name} reads {other.name}, which it writes"
+                return True
+            if self.same_storage(other, written) and self.may_overlap(other, u if is_view_scatter(u) else written):
+                self.witness = f"{other.name} overlaps what {u.name} writes"
+                return True
+        return False
+
     def internal_overlap(self, x) -> bool:
         r = self.region(x)
         return True if r is None else regions.has_internal_overlap(r)

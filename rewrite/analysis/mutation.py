@@ -35,19 +35,19 @@ def written_operands(node: fx.Node) -> List[fx.Node]:
             for i, arg in enumerate(schema.arguments):
                 if arg.alias_info is not None and arg.alias_info.is_write:
                     value = node.args[i] if i < len(node.args) else node.kwargs.get(arg.name)
-                    out.extend(_nodes_in(value))
+                    out.extend(nodes_in(value))
             return out
         if node.target is operator.setitem:
-            return _nodes_in(node.args[0])
+            return nodes_in(node.args[0])
         name = getattr(node.target, "__name__", "")
         if _is_inplace_name(name) and node.args:
-            return _nodes_in(node.args[0])
+            return nodes_in(node.args[0])
         if "out" in node.kwargs:
-            return _nodes_in(node.kwargs["out"])
+            return nodes_in(node.kwargs["out"])
         return []
     if node.op == "call_method":
         if _is_inplace_name(node.target) or node.target == "__setitem__":
-            return _nodes_in(node.args[0])
+            return nodes_in(node.args[0])
         return []
     return []
 
@@ -84,9 +84,9 @@ def _is_inplace_name(name: str) -> bool:
     return name.endswith("_") and not name.endswith("__") and not name.startswith("_")
 
 
-def _nodes_in(value) -> List[fx.Node]:
+def nodes_in(value) -> List[fx.Node]:
     if isinstance(value, fx.Node):
         return [value]
     if isinstance(value, (list, tuple)):
-        return [n for v in value for n in _nodes_in(v)]
+        return [n for v in value for n in nodes_in(v)]
     return []

@@ -65,6 +65,20 @@ def overlaps(ctx, a, b):
 
 
 @builtin("predicate")
+def operands_overlap_write(ctx, node):
+    """Some operand of ``node`` other than the one it writes may share memory with what it writes
+    (a view scatter writes its destination region; other ops their first operand).  Writing in
+    place would then read values it has already overwritten."""
+    return ctx.facts.operands_overlap_write(node)
+
+
+@builtin("predicate")
+def internal_overlap(ctx, x):
+    """Several elements of x share one memory location (e.g. an ``expand``ed tensor)."""
+    return ctx.facts.internal_overlap(x)
+
+
+@builtin("predicate")
 def same_layout(ctx, a, b):
     """a and b have the same dtype, shape and strides."""
     return ctx.facts.same_layout(a, b)

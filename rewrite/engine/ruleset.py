@@ -164,6 +164,7 @@ class RuleSet:
         facts = GraphFacts(graph, graph_kind.split("/")[0])
         ctx = Context(root, graph, facts, self.fact_tables, graph_kind.split("/")[0])
         records: Dict[Tuple[str, str], Candidate] = {}
+        seen = {graph_fingerprint(graph)}
         for iteration in range(MAX_ITERATIONS):
             report.iterations += 1
             changed = False
@@ -185,6 +186,12 @@ class RuleSet:
                             report.warnings.append(cand.line())
             if not changed:
                 break
+            fingerprint = graph_fingerprint(graph)
+            if fingerprint in seen:
+                report.warnings.append(f"{graph_kind}: rewrites cycle (the graph came back to an earlier form); stopped")
+                log.warning("rewrite: %s", report.warnings[-1])
+                break
+            seen.add(fingerprint)
         else:
             report.warnings.append(f"{graph_kind}: no fixpoint after {MAX_ITERATIONS} iterations; stopped")
             log.warning("rewrite: %s", report.warnings[-1])
@@ -261,7 +268,9 @@ class RuleSet:
             ok, d = cond_eval(ctx)
             (out if ok else details).append(i if ok else d)
         ctx.bindings.pop(var, None)
-        return out, ("no element of " + shown + " is mutated: " + "; ".join(details)) if not out else ""
+        if out:
+            return out, ""
+        return out, f"no element of {shown} is mutated" + (": " + "; ".join(details) if details else " (it is empty)")
 
     def _check_order(self, rule: CompiledRule, ctx: Context) -> None:
         first_eval, relation, second_eval = rule.order_check
@@ -297,6 +306,22 @@ def _subgraphs(gm: fx.GraphModule, prefix: str = "") -> List[Tuple[str, fx.Graph
                 out.extend(_subgraphs(sub, name + "/"))
                 out.append((name, sub))
     return out
+
+
+def graph_fingerprint(graph: fx.Graph) -> int:
+    """Structure of the graph independent of node names: ops, targets and argument positions."""
+    index = {n: i for i, n in enumerate(graph.nodes)}
+
+    def shape(a):
+        if isinstance(a, fx.Node):
+            return ("%", index.get(a, -1))
+        if isinstance(a, (list, tuple)):
+            return tuple(shape(x) for x in a)
+        if isinstance(a, dict):
+            return tuple((k, shape(v)) for k, v in a.items())
+        return repr(a)
+
+    return hash(tuple((n.op, str(n.target), shape(n.args), shape(n.kwargs)) for n in graph.nodes))
 
 
 def count_ops(graph: fx.Graph) -> Dict[str, int]:

@@ -1,0 +1,234 @@
+"""The analyses behind the predicates, on traced post-grad graphs and hand-built ones."""
+import torch
+import torch.fx as fx
+
+from graphs import dynamo_graph, node, nodes, placeholders, post_grad
+from rewrite.analysis.graph_facts import GraphFacts, subgraph_written_placeholders
+from rewrite.analysis.mutation import is_copy, view_source, written_operands
+
+
+def slice_then_index(field, delta, indices, gain):
+    field[1:-1].add_(delta)
+    values = torch.index_select(field, 0, indices) * gain
+    field.index_copy_(0, indices, values)
+
+
+def case2_graph():
+    return post_grad(slice_then_index, torch.randn(16), torch.randn(14), torch.tensor([0, 3]), torch.tensor(2.0))
+
+
+def test_views_of_an_input_share_its_storage_and_computed_values_do_not():
+    gm = case2_graph()
+    facts = GraphFacts(gm.graph)
+    field = placeholders(gm)[0]
+    sl = node(gm, "aten.slice")
+    add = node(gm, "aten.add")
+    assert facts.same_storage(sl, field) and facts.is_view(sl)
+    assert not facts.same_storage(add, field) and not facts.is_view(add)
+    assert sl in facts.aliases(field)
+    assert view_source(sl) is field
+
+
+def test_copy_back_epilogue_found_for_the_mutated_input_only():
+    gm = case2_graph()
+    facts = GraphFacts(gm.graph)
+    field, delta = placeholders(gm)[:2]
+    put = node(gm, "aten.index_put")
+    copy = facts.copy_back(field)
+    assert copy is not None and is_copy(copy) and copy.args[1] is put
+    assert facts.copy_back(field, put) is copy
+    assert facts.copy_back(field, node(gm, "aten.slice_scatter")) is None
+    assert facts.copy_back(delta) is None
+    assert written_operands(copy) == [field]
+
+
+def test_copy_back_into_a_different_input_is_not_a_copy_back_of_the_first():
+    def f(a, b, d):
+        t = a.clone()
+        t[1:-1].add_(d)
+        b.copy_(t)
+
+    gm = post_grad(f, torch.randn(8), torch.randn(8), torch.randn(6))
+    facts = GraphFacts(gm.graph)
+    a = node(gm, "aten.clone").args[0]
+    copied = [p for p in placeholders(gm) if facts.copy_back(p) is not None]
+    assert facts.copy_back(a) is None
+    assert len(copied) == 1 and copied[0] is not a
+
+
+def test_copy_back_through_a_view_of_the_input():
+    g = fx.Graph()
+    x = g.placeholder("x")
+    v = g.call_function(torch.ops.aten.slice.Tensor, (x, 0, 0, 2))
+    y = g.placeholder("y")
+    c = g.call_function(torch.ops.aten.copy_.default, (v, y))
+    g.output(())
+    facts = GraphFacts(g)
+    assert facts.copy_back(x) is c
+    assert facts.copy_back(y) is None
+
+
+def test_alias_read_after_the_candidate_is_found_with_its_reader():
+    def f(x, d):
+        old = x[2:5]
+        x[1:-1].add_(d)
+        return old.clone() if False else x.sum()
+
+    def g(x, d):
+        x[1:-1].add_(d)
+        return x * 2
+
+    gm = post_grad(g, torch.randn(8), torch.randn(6))
+    facts = GraphFacts(gm.graph)
+    x = placeholders(gm)[0]
+    scatter = node(gm, "aten.slice_scatter")
+    copy = facts.copy_back(x)
+    # x * 2 reads the new value through the scatter, not x itself: no old-value read in between.
+    assert not facts.alias_used_between(x, scatter, copy)
+
+    # A read of the old value placed after the scatter (hand-built) is found, with the reader named.
+    with gm.graph.inserting_after(scatter):
+        late = gm.graph.call_function(torch.ops.aten.slice.Tensor, (x, 0, 0, 3))
+    with gm.graph.inserting_after(late):
+        reader = gm.graph.call_function(torch.ops.aten.sum.default, (late,))
+    facts = GraphFacts(gm.graph)
+    assert facts.alias_used_between(x, scatter, copy)
+    assert reader.name in facts.witness
+    assert not facts.alias_used_between(x, scatter, copy, exclude=[reader])
+
+
+def test_used_after_sees_reads_through_views():
+    gm = case2_graph()
+    facts = GraphFacts(gm.graph)
+    scatter = node(gm, "aten.slice_scatter")
+    index = node(gm, "aten.index")
+    put = node(gm, "aten.index_put")
+    assert facts.used_after(scatter, index)          # index_put reads it later
+    assert not facts.used_after(scatter, put)        # the index_put is its last reader
+
+
+def test_realized_inputs_outputs_and_externs():
+    def f(a, b):
+        m = a @ b
+        return (m + 1).relu()
+
+    gm = post_grad(f, torch.randn(4, 4), torch.randn(4, 4))
+    facts = GraphFacts(gm.graph)
+    mm = node(gm, "aten.mm")
+    add = node(gm, "aten.add")
+    relu = node(gm, "aten.relu")
+    assert facts.realized(placeholders(gm)[0])
+    assert facts.realized(relu)                      # graph output
+    assert not facts.realized(add)                   # fusable intermediate
+    assert not facts.realized(mm)                    # not without the fact table...
+    assert facts.realized(mm, {"extern": frozenset({torch.ops.aten.mm})})  # ...which says mm is extern
+
+
+def test_layout_mismatch_dtype_and_strides():
+    def f(x, y):
+        return x + 1, y.t() + 1, x.to(torch.float64)
+
+    gm = post_grad(f, torch.randn(4, 4), torch.randn(4, 4))
+    facts = GraphFacts(gm.graph)
+    x, y = placeholders(gm)
+    perm = node(gm, "aten.permute")
+    conv = nodes(gm, "prims.convert_element_type") or nodes(gm, "aten._to_copy")
+    assert facts.same_layout(x, y)
+    assert not facts.same_layout(x, perm)            # strides differ
+    assert not facts.same_layout(x, conv[0])         # dtype differs
+
+
+def test_overlap_of_a_shift_and_of_disjoint_halves():
+    def shift(x):
+        x[1:].copy_(x[:-1].clone())
+
+    g = fx.Graph()
+    x = g.placeholder("x")
+    a = g.call_function(torch.ops.aten.slice.Tensor, (x, 0, 1, 8))
+    b = g.call_function(torch.ops.aten.slice.Tensor, (x, 0, 0, 7))
+    c = g.call_function(torch.ops.aten.slice.Tensor, (x, 0, 0, 4))
+    d = g.call_function(torch.ops.aten.slice.Tensor, (x, 0, 4, 8))
+    e = g.call_function(torch.ops.aten.expand.default, (g.call_function(torch.ops.aten.slice.Tensor, (x, 0, 0, 1)), [8]))
+    g.output(())
+    from torch._subclasses import FakeTensorMode
+
+    with FakeTensorMode() as mode:
+        xv = torch.empty(8)
+        x.meta["val"] = xv
+        for n, v in ((a, xv[1:]), (b, xv[:7]), (c, xv[:4]), (d, xv[4:]), (e, xv[:1].expand(8))):
+            n.meta["val"] = v
+    facts = GraphFacts(g)
+    assert facts.may_overlap(a, b)
+    assert not facts.may_overlap(c, d)
+    assert facts.internal_overlap(e) and not facts.internal_overlap(c)
+
+
+def test_source_aliasing_the_scatter_destination_is_an_overlapping_operand():
+    def shift(x):
+        x[1:] = x[:-1] * 1  # a fresh value: no overlap
+
+    gm = post_grad(shift, torch.randn(8))
+    facts = GraphFacts(gm.graph)
+    assert not facts.operands_overlap_write(node(gm, "aten.slice_scatter"))
+
+    # Hand-built: the scatter's source is a view of its own base that overlaps the destination.
+    g = fx.Graph()
+    x = g.placeholder("x")
+    src = g.call_function(torch.ops.aten.slice.Tensor, (x, 0, 0, 7))
+    sc = g.call_function(torch.ops.aten.slice_scatter.default, (x, src, 0, 1, 8))
+    far = g.call_function(torch.ops.aten.slice.Tensor, (x, 0, 0, 2))
+    sc2 = g.call_function(torch.ops.aten.slice_scatter.default, (x, far, 0, 6, 8))
+    g.output((sc, sc2))
+    from torch._subclasses import FakeTensorMode
+
+    with FakeTensorMode():
+        xv = torch.empty(8)
+        x.meta["val"], src.meta["val"], far.meta["val"] = xv, xv[:7], xv[:2]
+        sc.meta["val"], sc2.meta["val"] = torch.empty(8), torch.empty(8)
+    facts = GraphFacts(g)
+    assert facts.operands_overlap_write(sc)
+    assert not facts.operands_overlap_write(sc2)
+
+
+def test_mutated_captured_inputs_of_while_loop_subgraphs():
+    def f(state, other):
+        def cond(i, acc):
+            state.mul_(0.5)
+            return i < 2
+
+        def body(i, acc):
+            return i + 1, acc + state + other
+
+        return torch.while_loop(cond, body, (torch.zeros((), dtype=torch.int64), torch.zeros_like(state)))
+
+    with torch.inference_mode():  # Dynamo refuses captured-input mutation in loops when grad is on
+        gm = dynamo_graph(f, torch.ones(3), torch.ones(3))
+    loop = next(n for n in gm.graph.nodes if n.target is torch.ops.higher_order.while_loop)
+    cond_attr, body_attr, carried, captured = loop.args[:4]
+    facts = GraphFacts(gm.graph, "dynamo")
+    state = next(c for c in captured if "state" in c.name)
+    other = next(c for c in captured if "other" in c.name)
+    assert facts.subgraph_mutates(gm, cond_attr, state)
+    assert not facts.subgraph_mutates(gm, body_attr, state)
+    assert not facts.subgraph_mutates(gm, cond_attr, other)
+    written = subgraph_written_placeholders(getattr(gm, cond_attr.target))
+    assert len(written) == 1
+
+
+def test_saved_for_backward_from_fact_table():
+    def f(a, b):
+        m = a @ b
+        e = m.exp()
+        s = m.sin()
+        return e + 1, s
+
+    a = torch.randn(4, 4, requires_grad=True)
+    gm = post_grad(f, a, torch.randn(4, 4), kind="forward")
+    facts = GraphFacts(gm.graph, "forward")
+    table = {"output": frozenset({torch.ops.aten.exp}), "input": frozenset({torch.ops.aten.sin})}
+    exp = node(gm, "aten.exp")
+    mm = node(gm, "aten.mm")
+    assert facts.saved_for_backward(exp, table)      # exp keeps its output
+    assert facts.saved_for_backward(mm, table)       # sin keeps its input, which is mm
+    assert not facts.saved_for_backward(placeholders(gm)[1], table)
+    assert not GraphFacts(gm.graph, "inference").saved_for_backward(exp, table)
