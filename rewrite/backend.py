@@ -15,7 +15,9 @@ executes the rewritten graphs directly: same graphs, no code generation, for tes
 from __future__ import annotations
 
 import functools
+import sys
 import threading
+import types
 from typing import List, Optional, Sequence, Tuple
 
 import torch
@@ -122,9 +124,6 @@ def make_backend(rules: Optional[Sequence] = None, base: str = "inductor", stric
     return RewriteBackend(rules, base=base, strict=strict)
 
 
-backend = make_backend
-
-
 @functools.lru_cache(maxsize=1)
 def _default_backend() -> RewriteBackend:
     return make_backend(None, base="inductor")
@@ -133,3 +132,25 @@ def _default_backend() -> RewriteBackend:
 def rewrite_backend(gm: fx.GraphModule, example_inputs):
     """The ``torch_dynamo_backends`` entry point: Inductor with the shipped rules."""
     return _default_backend()(gm, example_inputs)
+
+
+def inductor_pass(rules: Optional[Sequence] = None, reports: Optional[List[Report]] = None) -> RulePass:
+    """The post-grad rules as a pass for plain Inductor::
+
+        torch._inductor.config.post_grad_custom_pre_pass = rewrite.backend.inductor_pass()
+
+    Only the post-grad (reinplacing) rules run this way; dependencies of higher-order ops need
+    the Dynamo graph, which only the ``rewrite`` backend sees."""
+    rule_set = rules if isinstance(rules, RuleSet) else RuleSet.load(rules)
+    return RulePass(rule_set, reports if reports is not None else [], [], "forward")
+
+
+class _CallableModule(types.ModuleType):
+    """``rewrite.backend(rules=[...], base="eager")`` builds a backend; the module's names stay
+    importable as usual."""
+
+    def __call__(self, rules: Optional[Sequence] = None, base: str = "inductor", strict: bool = False) -> RewriteBackend:
+        return make_backend(rules, base=base, strict=strict)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -1,0 +1,63 @@
+"""Integration with torch.compile's extension points (entry point, Inductor custom pass, cache)."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import torch
+
+from rewrite.backend import RulePass, make_backend
+
+
+def test_backend_is_registered_through_the_entry_point():
+    from torch._dynamo.backends.registry import list_backends, lookup_backend
+
+    assert "rewrite" in list_backends(exclude_tags=())
+    from rewrite.backend import rewrite_backend
+    assert lookup_backend("rewrite") is rewrite_backend
+
+
+def test_custom_pass_uuid_hashes_rules_and_changes_with_them(tmp_path):
+    a = tmp_path / "a.rules"
+    a.write_text("opset u = aten.index_put\n")
+    b = tmp_path / "b.rules"
+    b.write_text("opset u = aten.index_put | aten._unsafe_index_put\n")
+    pa = RulePass(make_backend([a], base="eager").rule_set, [], [])
+    pa2 = RulePass(make_backend([a], base="eager").rule_set, [], [])
+    pb = RulePass(make_backend([b], base="eager").rule_set, [], [])
+    assert pa.uuid() == pa2.uuid() != pb.uuid()
+
+
+CACHE_SCRIPT = textwrap.dedent("""
+    import torch
+    from torch._dynamo.utils import counters
+    from rewrite.backend import make_backend
+
+    def composed(field, delta, indices, gain):
+        field[1:-1].add_(delta)
+        values = torch.index_select(field, 0, indices) * gain
+        field.index_copy_(0, indices, values)
+
+    be = make_backend(base="inductor")
+    with torch.inference_mode():
+        f = torch.ones(64)
+        torch.compile(composed, backend=be, fullgraph=True)(f, torch.ones(62), torch.tensor([1, 2]), torch.tensor(2.0))
+    print("hit", counters["inductor"]["fxgraph_cache_hit"], "miss", counters["inductor"]["fxgraph_cache_miss"],
+          "fired", be.fired(), "value", f[1].item())
+""")
+
+
+@pytest.mark.inductor
+def test_second_process_hits_the_fx_graph_cache(tmp_path):
+    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "cache"), TORCHINDUCTOR_FX_GRAPH_CACHE="1")
+    script = tmp_path / "cache_run.py"
+    script.write_text(CACHE_SCRIPT)
+    runs = [subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=600)
+            for _ in range(2)]
+    for r in runs:
+        assert r.returncode == 0, r.stderr[-2000:]
+    first, second = (r.stdout.strip().splitlines()[-1] for r in runs)
+    assert "miss 1" in first and "hit 0" in first and "reinplace_scatter_into_input" in first
+    assert "hit 1" in second and "miss 0" in second
+    assert first.split("value")[1] == second.split("value")[1]   # ((1 + 1) * 2) = 4 both times
