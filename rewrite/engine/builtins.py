@@ -37,9 +37,9 @@ def copied_back(ctx, value, base):
 
 @builtin("predicate")
 def realized(ctx, x):
-    """x must be materialized anyway: a graph input or output, made or read by an op that cannot
-    fuse (extern kernels, collectives, fallbacks), or the target of a mutation."""
-    return ctx.facts.realized(x)
+    """x must be materialized anyway: a graph input or output, the target of a mutation, or made by
+    an op the ``materialized`` fact table lists under ``extern`` (ops Inductor cannot fuse)."""
+    return ctx.facts.realized(x, ctx.fact_table("materialized"))
 
 
 @builtin("predicate")
