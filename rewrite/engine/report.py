@@ -4,11 +4,26 @@ corpus expectations."""
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 log = logging.getLogger("rewrite")
 trace_log = logging.getLogger("rewrite.trace")
+
+
+def _log_from_environment() -> None:
+    """``REWRITE_LOG=info`` prints fired rules to stderr; ``REWRITE_LOG=trace`` adds every
+    rejected candidate with the predicate that stopped it."""
+    level = os.environ.get("REWRITE_LOG", "").lower()
+    if level in ("info", "trace", "debug") and not log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.DEBUG if level in ("trace", "debug") else logging.INFO)
+
+
+_log_from_environment()
 
 # The stages a candidate passes through, in order.  ``rewrite`` means the action ran and the
 # result validated; a candidate "stopped at rewrite" had its action fail and was rolled back.

@@ -9,7 +9,7 @@ transaction; a failing action or validation rolls the graph back and the pass go
 from __future__ import annotations
 
 import hashlib
-import logging
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -50,7 +50,15 @@ class CompiledRule:
 
 
 def _location(span: ast.Span) -> str:
-    return f"{span.file}:{span.line}"
+    """``file:line`` of a rule, relative to the working directory when it lies below it."""
+    path = span.file
+    try:
+        rel = os.path.relpath(path)
+        if not rel.startswith(".."):
+            path = rel
+    except ValueError:  # another drive on Windows
+        pass
+    return f"{path}:{span.line}"
 
 
 def _compile_actions(calls: Sequence[ast.Call], registry) -> List[Tuple[Any, List[compiler.Evaluator]]]:
@@ -189,12 +197,12 @@ class RuleSet:
             fingerprint = graph_fingerprint(graph)
             if fingerprint in seen:
                 report.warnings.append(f"{graph_kind}: rewrites cycle (the graph came back to an earlier form); stopped")
-                log.warning("rewrite: %s", report.warnings[-1])
+                log.warning("%s", report.warnings[-1])
                 break
             seen.add(fingerprint)
         else:
             report.warnings.append(f"{graph_kind}: no fixpoint after {MAX_ITERATIONS} iterations; stopped")
-            log.warning("rewrite: %s", report.warnings[-1])
+            log.warning("%s", report.warnings[-1])
         report.candidates.extend(records.values())
 
     def _try(self, rule: CompiledRule, node: fx.Node, ctx: Context, graph_kind: str) -> Candidate:
@@ -246,7 +254,7 @@ class RuleSet:
             txn.rollback()
             ctx.bindings = bindings_before
             msg = f"{type(e).__name__}: {e}; graph restored"
-            log.warning("rewrite: rule %s @ %s on %s failed: %s", rule.name, rule.location, cand.node, msg)
+            log.warning("rule %s @ %s on %s failed: %s", rule.name, rule.location, cand.node, msg)
             return self._stop(cand, reached, "rewrite", msg)
         finally:
             ctx.txn = None
@@ -254,7 +262,7 @@ class RuleSet:
         cand.reached = tuple(reached)
         cand.before = tuple(ctx.removed)
         cand.after = tuple(ctx.live_created())
-        log.info("rewrite: fired %s @ %s on %s [%s]", rule.name, rule.location, cand.node, cand.graph)
+        log.info("fired %s @ %s on %s [%s]", rule.name, rule.location, cand.node, cand.graph)
         return cand
 
     def _mutated_indices(self, rule: CompiledRule, ctx: Context) -> Tuple[List[int], str]:

@@ -110,9 +110,9 @@ class Transaction:
                 raise ValidationError(f"{new.name if isinstance(new, fx.Node) else new} does not have the "
                                       f"dtype/rank of {old.name} it replaces")
         if self.strict or len(self.graph.nodes) <= FULL_LINT_LIMIT:
-            self._lint_with_pending_erasures()
+            self._lint()
 
-    def _lint_with_pending_erasures(self) -> None:
+    def _lint(self) -> None:
         try:
             self.graph.lint()
         except Exception as e:  # lint raises RuntimeError/AssertionError
