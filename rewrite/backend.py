@@ -61,11 +61,13 @@ class RewriteBackend:
     """A torch.compile backend applying a rule set; ``reports`` collects one :class:`Report` per
     graph processed."""
 
-    def __init__(self, rules: Optional[Sequence] = None, base: str = "inductor", strict: bool = False):
+    def __init__(self, rules: Optional[Sequence] = None, base: str = "inductor", strict: bool = False,
+                 cache: bool = True):
         if base not in BASES:
             raise ValueError(f"base must be one of {BASES}, not {base!r}")
         self.rule_set = rules if isinstance(rules, RuleSet) else RuleSet.load(rules, strict=strict)
         self.base = base
+        self.cache = cache
         self.reports: List[Report] = []
         self.graphs: List[Tuple[str, fx.GraphModule]] = []   # (kind, post-grad graph after the rules)
         self._lock = threading.Lock()
@@ -79,11 +81,16 @@ class RewriteBackend:
         return self._eager(gm, example_inputs, kind)
 
     def _inductor(self, gm, example_inputs, kind):
-        from torch._inductor import config
         from torch._inductor.compile_fx import compile_fx
 
-        with config.patch(post_grad_custom_pre_pass=RulePass(self.rule_set, self.reports, self.graphs, kind)):
-            return compile_fx(gm, example_inputs)
+        # Passed as config_patches, the pass also applies to the backward graph, which
+        # AOTAutograd compiles lazily, after this call has returned.
+        # A graph served from Inductor's FX graph cache skips the passes and adds no report:
+        # ``cache=False`` forces them to run (tests and `rewrite explain` need the reports).
+        patches = {"post_grad_custom_pre_pass": RulePass(self.rule_set, self.reports, self.graphs, kind)}
+        if not self.cache:
+            patches["fx_graph_cache"] = False
+        return compile_fx(gm, example_inputs, config_patches=patches)
 
     def _eager(self, gm, example_inputs, kind):
         from functorch.compile import make_boxed_func
@@ -119,9 +126,13 @@ def _is_inference(example_inputs) -> bool:
     return not any(isinstance(t, torch.Tensor) and t.requires_grad for t in example_inputs)
 
 
-def make_backend(rules: Optional[Sequence] = None, base: str = "inductor", strict: bool = False) -> RewriteBackend:
-    """A backend over ``rules`` (rule files or folders; None = the shipped rules; [] = none)."""
-    return RewriteBackend(rules, base=base, strict=strict)
+def make_backend(rules: Optional[Sequence] = None, base: str = "inductor", strict: bool = False,
+                 cache: bool = True) -> RewriteBackend:
+    """A backend over ``rules`` (rule files or folders; None = the shipped rules; [] = none).
+
+    ``strict`` lints the whole graph after every rewrite; ``cache=False`` keeps Inductor's FX
+    graph cache out so that every graph is rewritten (and reported) in this process."""
+    return RewriteBackend(rules, base=base, strict=strict, cache=cache)
 
 
 @functools.lru_cache(maxsize=1)
@@ -149,8 +160,9 @@ class _CallableModule(types.ModuleType):
     """``rewrite.backend(rules=[...], base="eager")`` builds a backend; the module's names stay
     importable as usual."""
 
-    def __call__(self, rules: Optional[Sequence] = None, base: str = "inductor", strict: bool = False) -> RewriteBackend:
-        return make_backend(rules, base=base, strict=strict)
+    def __call__(self, rules: Optional[Sequence] = None, base: str = "inductor", strict: bool = False,
+                 cache: bool = True) -> RewriteBackend:
+        return make_backend(rules, base=base, strict=strict, cache=cache)
 
 
 sys.modules[__name__].__class__ = _CallableModule

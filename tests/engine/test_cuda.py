@@ -39,7 +39,7 @@ def composed_inputs(n=1 << 16):
 @pytest.mark.parametrize("base", ["eager", "inductor"])
 def test_slice_then_indexed_update_on_cuda(base):
     torch._dynamo.reset()
-    be = make_backend(base=base)
+    be = make_backend(base=base, cache=False)
     eager_in, comp_in = composed_inputs(), composed_inputs()
     compiled = torch.compile(composed, backend=be, fullgraph=True)
     with torch.inference_mode():
@@ -58,7 +58,7 @@ def test_slice_then_indexed_update_on_cuda(base):
 @pytest.mark.parametrize("base", ["eager", "inductor"])
 def test_while_loop_cond_mutation_on_cuda(base):
     torch._dynamo.reset()
-    be = make_backend(base=base)
+    be = make_backend(base=base, cache=False)
     compiled = torch.compile(loop_cond_mutates, backend=be, fullgraph=True)
     with torch.inference_mode():
         s_e, s_c = torch.ones(4, device="cuda"), torch.ones(4, device="cuda")
