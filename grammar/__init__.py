@@ -1,0 +1,1 @@
+"""Package data: the rule-language grammar (rules.lark)."""

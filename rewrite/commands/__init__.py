@@ -1,0 +1,1 @@
+"""Subcommands of the ``rewrite`` CLI; see :data:`rewrite.cli.COMMANDS`."""

@@ -1,0 +1,30 @@
+"""``rewrite check PATH...``: parse and check rule files, print every diagnostic and a summary."""
+from __future__ import annotations
+
+import sys
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser("check", help="check rule files for errors",
+                              description="Parse and check rule files (or folders of *.rules files).")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    return p
+
+
+def run(args) -> int:
+    from rewrite.lang.diagnostics import format_diagnostic
+    from rewrite.lang.loader import collect
+
+    got = collect(args.paths)
+    for diag in got.diagnostics:
+        print(format_diagnostic(diag, got.sources), file=sys.stderr)
+    items = [item for m in got.modules for item in m.items]
+    n_rules = sum(type(i).__name__ == "Rule" for i in items)
+    n_deps = sum(type(i).__name__ == "Dependency" for i in items)
+    n_err = len(got.errors)
+    n_warn = len(got.diagnostics) - n_err
+    files = len(got.sources)
+    print(f"checked {files} file{'s' * (files != 1)}: {n_rules} rule{'s' * (n_rules != 1)}, "
+          f"{n_deps} dependenc{'ies' if n_deps != 1 else 'y'}, {n_err} error{'s' * (n_err != 1)}, "
+          f"{n_warn} warning{'s' * (n_warn != 1)}")
+    return 2 if n_err else 0
