@@ -52,10 +52,14 @@ def written_operands(node: fx.Node) -> List[fx.Node]:
     return []
 
 
+def is_copy_target(target) -> bool:
+    return target in (torch.ops.aten.copy_.default, torch.ops.aten.copy_, torch.Tensor.copy_)
+
+
 def is_copy(node: fx.Node) -> bool:
     """``copy_(dst, src)`` in either ATen or Dynamo spelling."""
     if node.op == "call_function":
-        return node.target in (torch.ops.aten.copy_.default, torch.ops.aten.copy_, torch.Tensor.copy_)
+        return is_copy_target(node.target)
     return node.op == "call_method" and node.target == "copy_"
 
 

@@ -83,9 +83,10 @@ def reinplace(ctx, node: fx.Node) -> None:
         op = inplace_variant(node.target)
         if op is None:
             raise ActionError(f"{node.target} has no in-place variant")
-        new = txn.insert("call_function", op, node.args, node.kwargs, before=node, like=node)
-        ctx.note_created(new)
         result = node.args[0]
+        if not (mutation.is_copy_target(op) and node.args[1] is result):  # copy_(x, x) does nothing
+            new = txn.insert("call_function", op, node.args, node.kwargs, before=node, like=node)
+            ctx.note_created(new)
     ctx.bytes_removed += ctx.facts.nbytes(node)
     txn.replace_uses(node, result)
     txn.erase(node)

@@ -189,7 +189,8 @@ def _path_lines(p: A.PathClause, indent: int) -> List[str]:
     when = f"when {expr(p.cond)}"
     if indent + len(head) + 1 + len(when) <= WIDTH:
         return [f"{head} {when}"]
-    return [head, "    " + when]
+    parts = _broken(p.cond, indent + 4 + len("when "))
+    return [head, "    when " + parts[0]] + ["         " + part for part in parts[1:]]
 
 
 def _dependency_blocks(d: A.Dependency) -> List[Block]:

@@ -1,0 +1,88 @@
+"""Checking a case's graph and candidate expectations against the backend's reports."""
+from __future__ import annotations
+
+from typing import Iterable, List
+
+from rewrite.engine.report import Candidate, Report
+from rewrite.testing.expect import Expectation
+
+
+def op_count(ops: dict, op: str) -> int:
+    """Occurrences of ``op`` in an ops table: ``aten.add`` counts every overload
+    (``aten.add.Tensor``...), ``aten.add.Tensor`` only that one."""
+    return sum(n for name, n in ops.items() if name == op or name.startswith(op + "."))
+
+
+def candidates(reports: Iterable[Report]) -> List[Candidate]:
+    return [c for r in reports for c in r.candidates]
+
+
+def check_expectation(e: Expectation, reports: List[Report]) -> List[str]:
+    """Failure messages for one expectation (empty when it holds)."""
+    graphs = [r for r in reports if e.graph_matches(r.graph)]
+    where = {"any": "", "post": " in the post-grad graph"}.get(e.graph, f" in the {e.graph} graph")
+    if e.kind in ("absent", "present"):
+        if not graphs:
+            have = ", ".join(r.graph for r in reports) or "none"
+            return [f"{e.text}: no {e.graph} graph was processed (graphs: {have})"]
+        n = sum(op_count(r.ops_after, e.subject) for r in graphs)
+        if e.kind == "absent":
+            return [] if n == 0 else [f"{e.text}: found {n} x {e.subject}{where} after the rules"]
+        if e.count is None:
+            ok = n >= 1
+        else:
+            ok = n >= e.count if e.at_least else n == e.count
+        want = "at least 1" if e.count is None else (f"at least {e.count}" if e.at_least else f"exactly {e.count}")
+        return [] if ok else [f"{e.text}: wanted {want} x {e.subject}{where} after the rules, found {n}"]
+
+    mine = [c for c in candidates(graphs) if c.rule == e.subject]
+    fired = [c for c in mine if c.fired]
+    if e.kind == "fires":
+        if e.count is None:
+            ok = len(fired) >= 1
+        else:
+            ok = len(fired) >= e.count if e.at_least else len(fired) == e.count
+        if ok:
+            return []
+        why = "; ".join(f"{c.node} [{c.graph}] stopped at {c.stopped_at}: {c.reason}" for c in mine if not c.fired)
+        times = "" if e.count is None else f" {e.count} time(s) (fired {len(fired)})"
+        return [f"{e.text}: {e.subject} did not fire{times}{where}"
+                + (f"; {why}" if why else "; no candidate at all (the match never succeeded)")]
+    if e.kind == "not_fires":
+        return [] if not fired else [f"{e.text}: {e.subject} fired{where} on "
+                                     + ", ".join(f"{c.node} [{c.graph}]" for c in fired)]
+    if e.kind == "rejects":
+        hits = [c for c in mine if c.stopped_at == e.stage and e.because in c.reason]
+        if hits:
+            return []
+        got = "; ".join(f"{c.node} [{c.graph}]: " + ("fired" if c.fired else f"stopped at {c.stopped_at}: {c.reason}")
+                        for c in mine) or "no candidate at all"
+        because = f" because ...{e.because}..." if e.because else ""
+        return [f"{e.text}: no candidate of {e.subject} stopped at {e.stage}{because}{where}; got: {got}"]
+    return []
+
+
+def check_reports(expectations: Iterable[Expectation], reports: List[Report]) -> List[str]:
+    problems: List[str] = []
+    for e in expectations:
+        if e.kind in ("fires", "rejects", "not_fires", "absent", "present"):
+            problems += check_expectation(e, reports)
+    return problems
+
+
+def describe_got(rules: List[str], reports: List[Report]) -> str:
+    """A short account of what the named rules did (all rules when none are named)."""
+    parts: List[str] = []
+    cands = candidates(reports)
+    names = rules or sorted({c.rule for c in cands})
+    for rule in names:
+        mine = [c for c in cands if c.rule == rule]
+        fired = sum(c.fired for c in mine)
+        stops = sorted({c.stopped_at for c in mine if not c.fired})
+        if fired:
+            parts.append(f"fired {rule}" + (f" x{fired}" if fired > 1 else ""))
+        if stops:
+            parts.append(f"reject {rule}@{'/'.join(stops)}")
+        if not mine:
+            parts.append(f"no {rule} candidate")
+    return "; ".join(parts) or "-"

@@ -1,0 +1,147 @@
+"""Running one corpus case: eager reference vs. compiled with the rules, then the expectations."""
+from __future__ import annotations
+
+import difflib
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import List, Sequence, Union
+
+import torch
+
+from rewrite.engine.report import Candidate, Report
+from rewrite.testing.case import Case, CaseFormatError, parse_case
+from rewrite.testing.checks import check_reports, describe_got
+from rewrite.testing.execute import fresh_inputs, raised, run_calls
+from rewrite.testing.state import compare
+
+BASES = ("eager", "inductor")
+
+
+@dataclass
+class CaseResult:
+    case_id: str
+    path: str
+    base: str
+    status: str = "pass"                  # pass | fail | error (the case file itself is malformed)
+    rules: List[str] = field(default_factory=list)
+    expected: str = "-"
+    got: str = "-"
+    seconds: float = 0.0
+    failures: List[str] = field(default_factory=list)
+    trace: List[str] = field(default_factory=list)      # Candidate.line() of the case's rules
+    diff: str = ""                                       # post-grad graph before/after
+    candidates: List[Candidate] = field(default_factory=list)
+    declared_slow: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "pass"
+
+    def details(self) -> str:
+        """What a failing case prints: the failures, the why-not trace, the graph diff."""
+        out = [f"{self.case_id} [{self.base}]: {self.status.upper()}"]
+        out += ["  " + line for f in self.failures for line in f.splitlines()]
+        if self.trace:
+            out.append("  why-not trace:")
+            out += ["    " + line for line in self.trace]
+        elif self.status == "fail":
+            out.append("  why-not trace: no candidate of " + (", ".join(self.rules) or "any rule"))
+        if self.diff:
+            out.append("  post-grad graph, before -> after the rules:")
+            out += ["    " + line for line in self.diff.splitlines()]
+        return "\n".join(out)
+
+
+def graph_diff(reports: Sequence[Report]) -> str:
+    chunks = []
+    for r in reports:
+        if r.graph == "dynamo":
+            continue
+        lines = list(difflib.unified_diff(r.graph_before.splitlines(), r.graph_after.splitlines(),
+                                          f"{r.graph} (before)", f"{r.graph} (after)", lineterm="", n=2))
+        chunks.append("\n".join(lines) if lines else f"--- {r.graph}: unchanged by the rules")
+    return "\n".join(chunks)
+
+
+def compile_case(fn, case: Case, base: str, rules):
+    """``(compiled_fn, backend)``: a fresh backend and fresh Dynamo caches for every case."""
+    from rewrite.backend import make_backend
+
+    torch._dynamo.reset()
+    # cache=False: a graph served from Inductor's FX graph cache would skip the rules and report
+    # nothing, and the expectations are about what the rules did.
+    backend = make_backend(rules=rules, base=base, cache=False)
+    compiled = torch.compile(fn, backend=backend, fullgraph=True, dynamic=case.dynamic)
+    return compiled, backend
+
+
+def _error_text(exc: BaseException) -> str:
+    lines = traceback.format_exception_only(type(exc), exc)
+    text = "".join(lines).strip()
+    return text if len(text) < 2000 else text[:2000] + " ..."
+
+
+def run_case(target: Union[str, Path, Case], base: str = "eager", rules=None) -> CaseResult:
+    """Run one case; never raises for a failing or malformed case (that is the result)."""
+    if base not in BASES:
+        raise ValueError(f"base must be one of {BASES}, not {base!r}")
+    start = time.perf_counter()
+    path = target.path if isinstance(target, Case) else Path(target)
+    try:
+        case = target if isinstance(target, Case) else parse_case(path)
+    except CaseFormatError as exc:
+        return CaseResult(case_id=f"{path.parent.name}/{path.stem}", path=str(path), base=base,
+                          status="error", failures=[str(exc)], seconds=time.perf_counter() - start)
+    result = CaseResult(case_id=case.case_id, path=str(case.path), base=base, rules=case.rules,
+                        expected=case.describe_expected(), declared_slow=case.slow)
+    try:
+        _run(case, base, rules, result)
+    except Exception as exc:  # noqa: BLE001 - a broken case/harness must not take the run down
+        result.failures.append("harness error: " + "".join(traceback.format_exception(exc))[-3000:])
+    if result.failures and result.status == "pass":
+        result.status = "fail"
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _run(case: Case, base: str, rules, result: CaseResult) -> None:
+    fn, make_inputs, reference = case.load()
+
+    for e in case.of_kind("eager_raises"):
+        run = run_calls(fn, fresh_inputs(make_inputs), case.mode, 1)
+        if not raised(run.error, e.subject):
+            got = "returned normally" if run.error is None else f"raised {_error_text(run.error)}"
+            result.failures.append(f"{e.text}: eager {got}")
+
+    matches = case.of_kind("matches_eager")
+    eager = None
+    if matches:
+        eager = run_calls(reference or fn, fresh_inputs(make_inputs), case.mode, case.calls)
+        if eager.error is not None:
+            who = "reference" if reference else "eager"
+            result.failures.append(f"{who} raised on call {eager.failed_call + 1}: {_error_text(eager.error)}")
+
+    compiled_fn, backend = compile_case(fn, case, base, rules)
+    compiled = run_calls(compiled_fn, fresh_inputs(make_inputs), case.mode, case.calls)
+    reports: List[Report] = list(getattr(backend, "reports", []))
+    if compiled.error is not None and (matches or not case.has("eager_raises")):
+        result.failures.append(f"compiled ({base}) raised on call {compiled.failed_call + 1}: "
+                               f"{_error_text(compiled.error)}")
+
+    if matches and eager is not None and eager.error is None and compiled.error is None:
+        e = matches[0]
+        for call, (want, got) in enumerate(zip(eager.snapshots, compiled.snapshots), 1):
+            problems = compare(want, got, exact=e.exact, rtol=e.rtol, atol=e.atol)
+            if problems:
+                result.failures.append(f"matches_eager: call {call} of {case.calls} differs from "
+                                       f"{'the reference' if reference else 'eager'}:\n  " + "\n  ".join(problems))
+                break
+
+    result.failures += check_reports(case.expectations, reports)
+    result.candidates = [c for r in reports for c in r.candidates]
+    result.got = describe_got(case.rules, reports)
+    names = set(case.rules)
+    result.trace = [c.line() for c in result.candidates if not names or c.rule in names]
+    result.diff = graph_diff(reports)

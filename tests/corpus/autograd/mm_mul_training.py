@@ -1,0 +1,19 @@
+"""`(a @ b) * c` in training: mul needs the matmul result for c's gradient, so the
+mm output is kept (a forward output) and used after the mul."""
+import torch
+
+EXPECT = """
+not fires: reinplace_dead_intermediate in forward
+matches_eager
+"""
+MODE = "training"
+CALLS = 3
+
+
+def fn(a, b, c):
+    return (a @ b) * c
+
+
+def inputs():
+    return (torch.randn(4, 5, requires_grad=True), torch.randn(5, 3, requires_grad=True),
+            torch.randn(4, 3, requires_grad=True))

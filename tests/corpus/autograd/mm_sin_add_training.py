@@ -1,0 +1,19 @@
+"""`sin(a @ b) + c` in training: sin keeps its input (the matmul), not its
+output; the sin output is not materialized, so nothing is gained by reusing it."""
+import torch
+
+EXPECT = """
+not fires: reinplace_dead_intermediate in forward
+matches_eager
+"""
+MODE = "training"
+CALLS = 2
+
+
+def fn(a, b, c):
+    return torch.sin(a @ b) + c
+
+
+def inputs():
+    return (torch.randn(4, 5, requires_grad=True), torch.randn(5, 3, requires_grad=True),
+            torch.randn(4, 3, requires_grad=True))

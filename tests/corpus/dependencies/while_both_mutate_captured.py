@@ -1,0 +1,25 @@
+"""cond and body both mutate the same captured tensor."""
+import torch
+
+EXPECT = """
+fires: while_loop_captured_mutations
+matches_eager
+"""
+MODE = "inference"
+CALLS = 2
+
+
+def fn(state):
+    def cond(i, acc):
+        state.mul_(0.5)
+        return i < 2
+    def body(i, acc):
+        state.add_(1.0)
+        return i + 1, acc + state
+    i, acc = torch.while_loop(cond, body, (torch.zeros((), dtype=torch.int64), torch.zeros_like(state)))
+    return i, acc, state * 1
+
+
+
+def inputs():
+    return (torch.randn(4),)

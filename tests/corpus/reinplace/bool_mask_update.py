@@ -1,0 +1,16 @@
+"""`x[x < 0] = 0`: an index_put with a boolean mask."""
+import torch
+
+EXPECT = """
+matches_eager exact
+"""
+MODE = "inference"
+CALLS = 2
+
+
+def fn(x):
+    x[x < 0] = 0.0
+
+
+def inputs():
+    return (torch.randn(10),)

@@ -1,0 +1,17 @@
+"""`x.copy_(torch.slice_scatter(x, x[4:6], 0, 0, 2))`: the source is a view of the input, but of
+rows the scatter does not write, so the scatter may be written in place."""
+import torch
+
+EXPECT = """
+matches_eager exact
+"""
+MODE = "inference"
+CALLS = 2
+
+
+def fn(x):
+    x.copy_(torch.slice_scatter(x, x[4:6], 0, 0, 2))
+
+
+def inputs():
+    return (torch.arange(12.0).reshape(6, 2),)

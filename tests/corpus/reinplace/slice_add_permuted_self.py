@@ -1,0 +1,17 @@
+"""`x[0].add_(x.permute(1, 0)[1])`: the other operand is a permuted view of the
+same tensor (column 1 is read while row 0 is written; they share x[0, 1])."""
+import torch
+
+EXPECT = """
+matches_eager
+"""
+MODE = "inference"
+CALLS = 2
+
+
+def fn(x):
+    x[0].add_(x.permute(1, 0)[1])
+
+
+def inputs():
+    return (torch.randn(4, 4),)

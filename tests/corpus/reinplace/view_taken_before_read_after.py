@@ -1,0 +1,20 @@
+"""A view taken before the mutation and read after it: in eager the view sees the
+new values, so functionalization regenerates it from the updated value."""
+import torch
+
+EXPECT = """
+not fires: reinplace_indexed_update_into_input
+matches_eager
+"""
+MODE = "inference"
+CALLS = 3
+
+
+def fn(x, d):
+    window = x[2:5]
+    x[1:-1].add_(d)
+    return window * 3
+
+
+def inputs():
+    return torch.randn(8), torch.randn(6)
