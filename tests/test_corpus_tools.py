@@ -210,7 +210,8 @@ def test_snapshot_includes_view_bases_and_grads():
 def test_rule_catalog_of_shipped_rules():
     rules = {r.name: r for r in cov.rule_catalog(shipped_rule_files())}
     assert set(rules) == {"reinplace_scatter_into_input", "reinplace_indexed_update_into_input",
-                          "reinplace_scatter_into_intermediate", "reinplace_dead_intermediate",
+                          "reinplace_scatter_into_intermediate", "reinplace_scatter_into_view_of_input",
+                          "reinplace_dead_intermediate",
                           "while_loop_captured_mutations", "cond_captured_mutations"}
     assert rules["reinplace_scatter_into_input"].sections == ("match", "where", "safe")
     assert rules["reinplace_scatter_into_intermediate"].sections == ("match", "where", "profitable", "safe")

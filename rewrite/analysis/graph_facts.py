@@ -89,13 +89,13 @@ class GraphFacts:
         src = mutation.view_source(x)
         return src is not None and self.same_storage(src, x)
 
-    def views_of(self, x: fx.Node) -> List[fx.Node]:
-        """x and the nodes derived from it by view ops, transitively."""
+    def views_of(self, x: fx.Node, stop: Optional[fx.Node] = None) -> List[fx.Node]:
+        """x and the nodes derived from it by view ops, transitively (not through ``stop``)."""
         out, stack = [], [x]
         while stack:
             n = stack.pop()
             out.append(n)
-            stack.extend(u for u in n.users if mutation.view_source(u) is n)
+            stack.extend(u for u in n.users if u is not stop and mutation.view_source(u) is n)
         return out
 
     # ------------------------------------------------------------------ uses and liveness
@@ -104,7 +104,7 @@ class GraphFacts:
         if not isinstance(x, fx.Node):
             return False
         excluded = set(exclude)
-        for v in self.views_of(x):
+        for v in self.views_of(x, stop=n):
             for u in v.users:
                 if u is not n and u not in excluded and (u.op == "output" or n < u) \
                         and mutation.view_source(u) is not v:
@@ -202,6 +202,31 @@ class GraphFacts:
                 self.witness = f"{other.name} overlaps what {u.name} writes"
                 return True
         return False
+
+    def undoes_view(self, w, v) -> bool:
+        """Applying view ``v`` to its source and then view ``w`` to the result gives back the
+        source's exact layout (sizes, strides and offset): ``w`` is the inverse of ``v``.
+        Decided by running both view ops on the source's fake tensor."""
+        if not (isinstance(w, fx.Node) and isinstance(v, fx.Node)) or not v.args:
+            return False
+        if mutation.view_source(w) is None or mutation.view_source(v) is None:
+            return False
+        source = meta_value(v.args[0])
+        fake_mode = getattr(source, "fake_mode", None)
+        if fake_mode is None:
+            return False
+        vals = lambda a: torch.fx.node.map_aggregate(a, lambda n: meta_value(n) if isinstance(n, fx.Node) else n)
+        try:
+            with fake_mode:
+                once = v.target(source, *vals(v.args[1:]), **vals(v.kwargs))
+                back = w.target(once, *vals(w.args[1:]), **vals(w.kwargs))
+        except Exception:  # the ops do not compose on these shapes: not an inverse
+            return False
+        same = (_same_ints(back.shape, source.shape) and _same_ints(back.stride(), source.stride())
+                and statically_known_true(back.storage_offset() == source.storage_offset()))
+        if not same:
+            self.witness = f"{w.name} after {v.name} gives {tuple(back.shape)}/{tuple(back.stride())}"
+        return same
 
     def internal_overlap(self, x) -> bool:
         r = self.region(x)

@@ -116,7 +116,7 @@ def erase(ctx, node) -> None:
             raise ActionError(f"erasing {node.name} would drop the write of {src.name} into {dst.name}")
         txn.replace_uses(node, dst)
         ctx.bytes_removed += ctx.facts.nbytes(dst)
-    elif node.users:
+    elif any(u not in txn.to_erase for u in node.users):
         raise ActionError(f"cannot erase {node.name}: it has users")
     txn.erase(node)
     ctx.note_removed(node)

@@ -44,7 +44,8 @@ def realized(ctx, x):
 
 @builtin("predicate")
 def used_after(ctx, x, n):
-    """x, or a view of x, is read by some node that comes after n in graph order."""
+    """x, or a view of x, is read by some node that comes after n in graph order (reads through
+    n itself, when n is a view of x, are n's own and do not count)."""
     return ctx.facts.used_after(x, n, exclude=())
 
 
@@ -70,6 +71,14 @@ def operands_overlap_write(ctx, node):
     (a view scatter writes its destination region; other ops their first operand).  Writing in
     place would then read values it has already overwritten."""
     return ctx.facts.operands_overlap_write(node)
+
+
+@builtin("predicate")
+def undoes_view(ctx, w, v):
+    """The view ``w`` is the inverse of the view ``v``: ``v`` then ``w`` maps ``v``'s source onto
+    exactly its own sizes, strides and offset (``permute`` by inverse dims, ``view`` back to the
+    original shape...)."""
+    return ctx.facts.undoes_view(w, v)
 
 
 @builtin("predicate")
@@ -154,6 +163,15 @@ def erase(ctx, node):
     from rewrite.engine import actions
 
     actions.erase(ctx, node)
+
+
+@builtin("action")
+def erase_path(ctx, path):
+    """Erase every step of a path, last first (each must be unused by then)."""
+    from rewrite.engine import actions
+
+    for step in reversed(path.steps):
+        actions.erase(ctx, step)
 
 
 @builtin("action")

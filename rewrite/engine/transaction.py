@@ -119,7 +119,7 @@ class Transaction:
             raise ValidationError(f"graph.lint() failed: {e}") from e
 
     def commit(self) -> None:
-        for node in reversed(self.to_erase):
+        for node in sorted(self.to_erase, reverse=True):  # users before what they use
             if node.users:
                 raise ValidationError(f"cannot erase {node.name}: still used")
             self.graph.erase_node(node)

@@ -2,6 +2,7 @@
 import torch
 
 EXPECT = """
+fires: reinplace_dead_intermediate
 matches_eager
 """
 MODE = "inference"

@@ -3,6 +3,7 @@ output is not materialized (it fuses), so reusing it is not profitable."""
 import torch
 
 EXPECT = """
+rejects: reinplace_dead_intermediate at profitable because realized(exp) is false
 matches_eager
 """
 MODE = "inference"

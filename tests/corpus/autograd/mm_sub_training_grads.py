@@ -2,6 +2,7 @@
 import torch
 
 EXPECT = """
+fires: reinplace_dead_intermediate in forward
 matches_eager
 """
 MODE = "training"

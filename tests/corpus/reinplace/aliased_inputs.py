@@ -3,6 +3,8 @@ other, which AOTAutograd handles with a synthetic base."""
 import torch
 
 EXPECT = """
+fires: reinplace_scatter_into_input
+rejects: reinplace_scatter_into_view_of_input at match
 matches_eager exact
 """
 MODE = "inference"

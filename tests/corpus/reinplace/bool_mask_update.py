@@ -2,6 +2,8 @@
 import torch
 
 EXPECT = """
+fires: reinplace_indexed_update_into_input
+absent: aten.index_put
 matches_eager exact
 """
 MODE = "inference"

@@ -3,6 +3,7 @@ be the shift by one (the functional meaning)."""
 import torch
 
 EXPECT = """
+fires: reinplace_scatter_into_input
 eager_raises: RuntimeError
 matches_eager exact
 """

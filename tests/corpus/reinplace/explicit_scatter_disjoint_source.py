@@ -3,6 +3,8 @@ rows the scatter does not write, so the scatter may be written in place."""
 import torch
 
 EXPECT = """
+fires: reinplace_scatter_into_input
+absent: aten.slice_scatter
 matches_eager exact
 """
 MODE = "inference"

@@ -2,6 +2,7 @@
 import torch
 
 EXPECT = """
+fires: reinplace_indexed_update_into_input
 matches_eager
 """
 MODE = "inference"

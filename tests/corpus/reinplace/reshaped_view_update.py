@@ -3,6 +3,8 @@ not the input, and the value is reshaped back before the copy-back."""
 import torch
 
 EXPECT = """
+fires: reinplace_scatter_into_view_of_input
+absent: aten.select_scatter
 matches_eager
 """
 MODE = "inference"

@@ -5,6 +5,7 @@ Inductor run checks this end to end).  The reference is the functional meaning."
 import torch
 
 EXPECT = """
+fires: reinplace_scatter_into_input
 eager_raises: RuntimeError
 matches_eager exact
 inductor

@@ -4,6 +4,7 @@ region written)."""
 import torch
 
 EXPECT = """
+fires: reinplace_scatter_into_input
 present: aten.clone
 matches_eager exact
 """

@@ -4,6 +4,7 @@ reference."""
 import torch
 
 EXPECT = """
+fires: reinplace_scatter_into_input
 eager_raises: RuntimeError
 matches_eager exact
 """

@@ -2,6 +2,8 @@
 import torch
 
 EXPECT = """
+fires: reinplace_scatter_into_view_of_input
+absent: aten.select_scatter
 matches_eager
 """
 MODE = "inference"

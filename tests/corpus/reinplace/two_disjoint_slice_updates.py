@@ -2,6 +2,8 @@
 import torch
 
 EXPECT = """
+fires: reinplace_scatter_into_input
+absent: aten.slice_scatter
 matches_eager
 """
 MODE = "inference"
