@@ -93,14 +93,19 @@ class RewriteBackend:
         return compile_fx(gm, example_inputs, config_patches=patches)
 
     def _eager(self, gm, example_inputs, kind):
+        """AOTAutograd with Inductor's decompositions, joint-graph passes and partitioner, so the
+        rules see the graphs Inductor's post-grad passes would see; then run them as they are."""
         from functorch.compile import make_boxed_func
         from torch._functorch.aot_autograd import aot_module_simplified
-        from torch._functorch.partitioners import min_cut_rematerialization_partition
+        from torch._inductor.compile_fx import partition_fn
         from torch._inductor.decomposition import select_decomp_table
+        from torch._inductor.fx_passes.joint_graph import joint_graph_passes
 
         def compiler(default_kind):
             def compile_graph(fx_g: fx.GraphModule, _inputs):
                 kind = graph_kind_of(fx_g.graph, default_kind)
+                if kind == "inference":   # training graphs had these passes in partition_fn
+                    fx_g = joint_graph_passes(fx_g)
                 with self._lock:
                     self.reports.append(self.rule_set.apply(fx_g, graph_kind=kind))
                     self.graphs.append((kind, fx_g))
@@ -112,7 +117,7 @@ class RewriteBackend:
             gm, example_inputs,
             fw_compiler=compiler(kind), bw_compiler=compiler("backward"), inference_compiler=compiler("inference"),
             decompositions=select_decomp_table(),
-            partition_fn=functools.partial(min_cut_rematerialization_partition, compiler="inductor"),
+            partition_fn=partition_fn,
             keep_inference_input_mutations=True,
         )
 

@@ -1,11 +1,12 @@
-"""`a.copy_(b)` then `b[1:].add_(1)`: a must get b's value from before the update.
-The functional `copy` that carries b's old value into a is computed before the
-scatter; it must survive when the scatter is written into b."""
+"""`a.copy_(b)` then `b[1:].add_(1)`: a must get b's value from before the update.  After
+Inductor's joint-graph passes the copy into a reads b directly, and the copy-back epilogues put
+that read after the scatter: an old-value read between the scatter and b's copy-back.  Writing
+the scatter into b early would give a the new values, so the rule must refuse (at `safe`)."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
-present: aten.copy count=1
+rejects: reinplace_scatter_into_input at safe because alias_used_between(arg1_1, slice_scatter, copy__1) is true
+present: aten.slice_scatter
 matches_eager exact
 """
 MODE = "inference"

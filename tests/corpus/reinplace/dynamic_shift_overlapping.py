@@ -1,9 +1,10 @@
-"""The overlapping shift with dynamic shapes: whatever the rules do, the result must
-be the shift by one (the functional meaning)."""
+"""The overlapping shift with dynamic shapes: the overlap of `x[:-1]` and `x[1:]` is decided on
+symbolic sizes, the rule refuses at `safe`, and the result is the shift by one."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+rejects: reinplace_scatter_into_input at safe because operands_overlap_write(slice_scatter) is true
+present: aten.slice_scatter
 eager_raises: RuntimeError
 matches_eager exact
 """

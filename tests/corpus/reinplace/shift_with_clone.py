@@ -1,11 +1,11 @@
-"""`x[1:].copy_(x[:-1].clone())`: the source is a copy, so the shift is well
-defined in eager; after the rules the clone must survive (its source overlaps the
-region written)."""
+"""`x[1:].copy_(x[:-1].clone())`: well defined in eager.  Inductor's joint-graph passes drop the
+clone (functionally it changes nothing), so the scatter's source is a view of x overlapping the
+region written; in place, x[0] would be smeared over the tensor.  The rule refuses at `safe`."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
-present: aten.clone
+rejects: reinplace_scatter_into_input at safe because operands_overlap_write(slice_scatter) is true
+present: aten.slice_scatter
 matches_eager exact
 """
 MODE = "inference"

@@ -1,10 +1,11 @@
-"""`x[0:2].copy_(x[1:3].clone())` is well defined; without the clone the source
-`x[1:3]` overlaps rows 0..1 (eager: internal-overlap error), checked through the
-reference."""
+"""`x[0:2].copy_(x[1:3])`: the source rows 1..2 overlap the rows 0..1 written (eager: internal-overlap
+error).  The rule refuses at `safe`; the result is checked against the functional meaning (the
+reference clones the source)."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+rejects: reinplace_scatter_into_input at safe because operands_overlap_write(slice_scatter) is true
+present: aten.slice_scatter
 eager_raises: RuntimeError
 matches_eager exact
 """
