@@ -97,7 +97,6 @@ class RewriteBackend:
         rules see the graphs Inductor's post-grad passes would see; then run them as they are."""
         from functorch.compile import make_boxed_func
         from torch._functorch.aot_autograd import aot_module_simplified
-        from torch._inductor.compile_fx import partition_fn
         from torch._inductor.decomposition import select_decomp_table
         from torch._inductor.fx_passes.joint_graph import joint_graph_passes
 
@@ -117,12 +116,25 @@ class RewriteBackend:
             gm, example_inputs,
             fw_compiler=compiler(kind), bw_compiler=compiler("backward"), inference_compiler=compiler("inference"),
             decompositions=select_decomp_table(),
-            partition_fn=partition_fn,
+            partition_fn=_inductor_partition_fn(),
             keep_inference_input_mutations=True,
         )
 
     def fired(self) -> List[str]:
         return [name for rep in self.reports for name in rep.fired_rules()]
+
+
+def _inductor_partition_fn():
+    """Inductor's partitioner (joint-graph passes, then min-cut).  Older torch releases keep it
+    inside compile_fx; there, min-cut alone."""
+    try:
+        from torch._inductor.compile_fx import partition_fn
+
+        return partition_fn
+    except ImportError:
+        from torch._functorch.partitioners import min_cut_rematerialization_partition
+
+        return functools.partial(min_cut_rematerialization_partition, compiler="inductor")
 
 
 def _is_inference(example_inputs) -> bool:

@@ -24,6 +24,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="rule file to use instead of the shipped rules (repeatable)")
     p.add_argument("--slow", type=float, default=None, metavar="SECONDS",
                    help="mark cases taking at least this long as slow (default: 5)")
+    p.add_argument("--device", default=None, metavar="DEVICE",
+                   help="run the cases on this device (e.g. cuda); sets REWRITE_TEST_DEVICE for the workers")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -34,6 +36,12 @@ def run(args) -> int:
     from rewrite.testing.progress import Progress
     from rewrite.testing.console import print_run
 
+    if args.device:
+        import os
+
+        from rewrite.testing.runner import DEVICE_VARIABLE
+
+        os.environ[DEVICE_VARIABLE] = args.device   # inherited by the worker processes
     paths = args.paths or [DEFAULT_CORPUS]
     try:
         files = discover(paths)

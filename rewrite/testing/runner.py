@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -83,6 +84,16 @@ def _error_text(exc: BaseException) -> str:
     return text if len(text) < 2000 else text[:2000] + " ..."
 
 
+DEVICE_VARIABLE = "REWRITE_TEST_DEVICE"
+
+
+def test_device() -> str:
+    """The device cases run on: ``REWRITE_TEST_DEVICE`` (e.g. ``cuda``), default ``cpu``.  It is
+    made the default device while a case runs, so the tensors ``inputs()`` and the function create
+    land there."""
+    return os.environ.get(DEVICE_VARIABLE, "cpu")
+
+
 def run_case(target: Union[str, Path, Case], base: str = "eager", rules=None) -> CaseResult:
     """Run one case; never raises for a failing or malformed case (that is the result)."""
     if base not in BASES:
@@ -97,7 +108,8 @@ def run_case(target: Union[str, Path, Case], base: str = "eager", rules=None) ->
     result = CaseResult(case_id=case.case_id, path=str(case.path), base=base, rules=case.rules,
                         expected=case.describe_expected(), declared_slow=case.slow)
     try:
-        _run(case, base, rules, result)
+        with torch.device(test_device()):
+            _run(case, base, rules, result)
     except Exception as exc:  # noqa: BLE001 - a broken case/harness must not take the run down
         result.failures.append("harness error: " + "".join(traceback.format_exception(exc))[-3000:])
     if result.failures and result.status == "pass":
