@@ -50,7 +50,7 @@ class RulePass(CustomGraphPass):
     def __call__(self, graph: fx.Graph) -> None:
         gm = graph.owning_module
         kind = graph_kind_of(graph, self.default_kind)
-        self.reports.append(self.rule_set.apply(gm, graph_kind=kind))
+        self.reports.append(self.rule_set.apply(gm, graph_kind=kind, recompile=False))
         self.graphs.append((kind, gm))
 
     def uuid(self) -> Optional[object]:

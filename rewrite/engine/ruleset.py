@@ -8,6 +8,8 @@ transaction; a failing action or validation rolls the graph back and the pass go
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import os
 from dataclasses import dataclass, field
@@ -150,20 +152,27 @@ class RuleSet:
 
     # ------------------------------------------------------------------ application
 
-    def apply(self, gm: fx.GraphModule, graph_kind: str = "inference", report: Optional[Report] = None) -> Report:
-        report = report or Report(graph=graph_kind)
-        if not len(self):
-            report.graph_before = report.graph_after = gm.graph.python_code("self").src if len(gm.graph.nodes) < 2000 else ""
-            report.ops_before = report.ops_after = count_ops(gm.graph)
-            return report
+    def apply(self, gm: fx.GraphModule, graph_kind: str = "inference", report: Optional[Report] = None,
+              recompile: bool = True) -> Report:
+        """Rewrite ``gm`` in place.  ``recompile=False`` leaves regenerating ``gm.code`` to the
+        caller (Inductor recompiles after its own post-grad passes anyway)."""
+        with _gc_paused():
+            return self._apply(gm, graph_kind, report or Report(graph=graph_kind), recompile)
+
+    def _apply(self, gm: fx.GraphModule, graph_kind: str, report: Report, recompile: bool) -> Report:
         small = len(gm.graph.nodes) < 2000
         report.graph_before = _readable(gm) if small else ""
+        if not len(self):
+            report.graph_after, report.ops_before = report.graph_before, count_ops(gm.graph)
+            report.ops_after = dict(report.ops_before)
+            return report
         report.ops_before = count_ops(gm.graph)
         for name, sub in _subgraphs(gm):
             self._apply_graph(sub, sub.graph, f"{graph_kind}/{name}", report)
         self._apply_graph(gm, gm.graph, graph_kind, report)
         gm.graph.lint()
-        gm.recompile()
+        if recompile:
+            gm.recompile()
         report.graph_after = _readable(gm) if small else ""
         report.ops_after = count_ops(gm.graph)
         return report
@@ -301,6 +310,19 @@ class RuleSet:
         cand.reached = tuple(reached)
         trace_log.debug("%s", cand.line())
         return cand
+
+
+@contextlib.contextmanager
+def _gc_paused():
+    """The pass allocates many small objects and frees few: Python's cyclic collector would scan
+    the whole (large) graph again and again, making the pass superlinear in graph size."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _subgraphs(gm: fx.GraphModule, prefix: str = "") -> List[Tuple[str, fx.GraphModule]]:

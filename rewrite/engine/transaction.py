@@ -104,6 +104,11 @@ class Transaction:
             users = [u for u in node.users if u not in self.to_erase]
             if users:
                 raise ValidationError(f"cannot erase {node.name}: still used by {', '.join(u.name for u in users)}")
+        if any("val" in n.meta for n in self.graph.find_nodes(op="placeholder")):
+            for node in live:
+                if isinstance(node.target, torch._ops.OpOverload) and meta_value(node) is None:
+                    raise ValidationError(f"{node.name} has no fake-tensor metadata ({node.target} could not be run "
+                                          f"on the fake values of its inputs)")
         for old, new in self.replaced.items():
             vo, vn = meta_value(old), meta_value(new)
             if vo is not None and vn is not None and (vo.dtype != vn.dtype or len(vo.shape) != len(vn.shape)):

@@ -1,0 +1,103 @@
+"""Small helpers shared by the benchmarks and examples/mutation_bugs.py: the two real mutation
+cases, the machine description written into results files, steady-state timing, and peak
+resident memory."""
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import statistics
+import time
+
+import torch
+
+
+# ---------------------------------------------------------------------------------- the cases
+
+def while_cond_mutation(state):
+    """Case 1: a while_loop whose cond_fn mutates a captured tensor.  Eager with state=1.0 returns
+    (2, 0.6, 0.1) and leaves state at 0.1."""
+    state.mul_(0.8)
+
+    def cond(i, acc):
+        state.mul_(0.5)
+        return i < 2
+
+    def body(i, acc):
+        return i + 1, acc + state
+
+    i, acc = torch.while_loop(cond, body, (torch.zeros((), dtype=torch.int64), torch.zeros_like(state)))
+    return i, acc, state.clone()
+
+
+def composed(field, delta, indices, gain):
+    """Case 2 as published: update the interior of ``field``, then read-modify-write some rows."""
+    field[1:-1].add_(delta)
+    values = torch.index_select(field, 0, indices) * gain
+    field.index_copy_(0, indices, values)
+
+
+def composed_small_slice(field, delta, indices, gain):
+    """Case 2 with a small slice (as many rows as ``delta`` has), the realistic shape."""
+    field[1:1 + delta.shape[0]].add_(delta)
+    values = torch.index_select(field, 0, indices) * gain
+    field.index_copy_(0, indices, values)
+
+
+def composed_inputs(rows: int, slice_rows: int, n_indices: int, cols: int = 4, seed: int = 0):
+    g = torch.Generator().manual_seed(seed)
+    field = torch.randn(rows, cols, generator=g)
+    delta = torch.randn(slice_rows, cols, generator=g)
+    indices = torch.randperm(rows, generator=g)[:n_indices]
+    gain = 1 + 0.01 * torch.randn(n_indices, cols, generator=g)   # keeps values from drifting far over many calls
+    return field, delta, indices, gain
+
+
+# ---------------------------------------------------------------------------------- measuring
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return (f"{cpu}; {len(os.sched_getaffinity(0))} cores available; Python {platform.python_version()}; "
+            f"torch {torch.__version__}; {platform.system()} {platform.release()}")
+
+
+def stamp() -> str:
+    return datetime.datetime.now().isoformat(timespec="seconds")
+
+
+def steady_ms(fn, args, warmup: int = 3, calls: int = 20) -> float:
+    """Median wall time of ``fn(*args)`` in milliseconds, after ``warmup`` calls."""
+    for _ in range(warmup):
+        fn(*args)
+    times = []
+    for _ in range(calls):
+        t0 = time.perf_counter()
+        fn(*args)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
+def _status_mib(key: str) -> float:
+    with open("/proc/self/status") as f:
+        line = next(l for l in f if l.startswith(key + ":"))
+    return int(line.split()[1]) / 1024
+
+
+def peak_extra_mib(fn, args, calls: int = 5):
+    """Peak resident memory above the current resident set while calling ``fn(*args)`` ``calls``
+    times (Linux: resets VmHWM through /proc/self/clear_refs).  None where that is unavailable.
+    Call it after warm-up so compilation is not counted."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        base = _status_mib("VmRSS")
+    except OSError:
+        return None
+    for _ in range(calls):
+        fn(*args)
+    return max(0.0, _status_mib("VmHWM") - base)
