@@ -26,7 +26,8 @@ def while_cond_mutation(state):
     def body(i, acc):
         return i + 1, acc + state
 
-    i, acc = torch.while_loop(cond, body, (torch.zeros((), dtype=torch.int64), torch.zeros_like(state)))
+    i, acc = torch.while_loop(cond, body, (torch.zeros((), dtype=torch.int64, device=state.device),
+                                           torch.zeros_like(state)))
     return i, acc, state.clone()
 
 
@@ -70,14 +71,22 @@ def stamp() -> str:
     return datetime.datetime.now().isoformat(timespec="seconds")
 
 
+def _sync(args) -> None:
+    if any(isinstance(a, torch.Tensor) and a.is_cuda for a in args):
+        torch.cuda.synchronize()
+
+
 def steady_ms(fn, args, warmup: int = 3, calls: int = 20) -> float:
-    """Median wall time of ``fn(*args)`` in milliseconds, after ``warmup`` calls."""
+    """Median wall time of ``fn(*args)`` in milliseconds, after ``warmup`` calls (on CUDA each
+    call is timed to its completion)."""
     for _ in range(warmup):
         fn(*args)
+    _sync(args)
     times = []
     for _ in range(calls):
         t0 = time.perf_counter()
         fn(*args)
+        _sync(args)
         times.append(time.perf_counter() - t0)
     return statistics.median(times) * 1e3
 
@@ -91,7 +100,16 @@ def _status_mib(key: str) -> float:
 def peak_extra_mib(fn, args, calls: int = 5):
     """Peak resident memory above the current resident set while calling ``fn(*args)`` ``calls``
     times (Linux: resets VmHWM through /proc/self/clear_refs).  None where that is unavailable.
-    Call it after warm-up so compilation is not counted."""
+    Call it after warm-up so compilation is not counted.  On CUDA: the peak of the caching
+    allocator above what is allocated before the calls."""
+    if any(isinstance(a, torch.Tensor) and a.is_cuda for a in args):
+        torch.cuda.synchronize()
+        base = torch.cuda.memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
+        for _ in range(calls):
+            fn(*args)
+        torch.cuda.synchronize()
+        return max(0.0, (torch.cuda.max_memory_allocated() - base) / 2 ** 20)
     try:
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")

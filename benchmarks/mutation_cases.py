@@ -28,12 +28,16 @@ RESULTS = Path(__file__).parent / "results" / "mutation_cases.txt"
 def cases(args):
     """name -> (function, inputs factory)"""
     rows, cols = args.rows, 4
+
+    def on_device(make):
+        return lambda: tuple(t.to(args.device) for t in make())
+
     return {
-        "1 while_loop cond mutates state": (while_cond_mutation, lambda: (torch.ones(()),)),
+        "1 while_loop cond mutates state": (while_cond_mutation, on_device(lambda: (torch.ones(()),))),
         f"2 composed, field[1:{1 + args.slice}]": (
-            composed_small_slice, lambda: composed_inputs(rows, args.slice, args.indices, cols)),
+            composed_small_slice, on_device(lambda: composed_inputs(rows, args.slice, args.indices, cols))),
         "2 composed, field[1:-1] (published)": (
-            composed, lambda: composed_inputs(rows, rows - 2, args.indices, cols)),
+            composed, on_device(lambda: composed_inputs(rows, rows - 2, args.indices, cols))),
     }
 
 
@@ -61,6 +65,7 @@ def main(argv=None) -> int:
     p.add_argument("--indices", type=int, default=256)
     p.add_argument("--calls", type=int, default=20, help="timed calls per measurement (median reported)")
     p.add_argument("--out", type=Path, default=RESULTS)
+    p.add_argument("--device", default="cpu", help="device of the inputs (cpu, cuda)")
     p.add_argument("--threads", type=int, default=1,
                    help="torch threads, also used by Inductor's kernels (default 1: on small shared VMs waking "
                         "a second thread can cost milliseconds per parallel region and swamps the comparison)")
@@ -70,7 +75,7 @@ def main(argv=None) -> int:
     lines = [f"mutation_cases  {stamp()}", f"machine: {machine()}",
              f"field {args.rows}x4 float32 ({args.rows * 4 / 2 ** 20:.1f}M elements, {args.rows * 16 / 2 ** 20:.0f} MiB), "
              f"{args.indices} indices; torch.inference_mode(); median of {args.calls} calls after 3 warm-up calls; "
-             f"torch threads: {torch.get_num_threads()}",
+             f"torch threads: {torch.get_num_threads()}; device: {args.device}",
              "peak MiB: resident memory above the steady resident set during 5 more calls",
              "",
              f"{'case':<38} {'backend':<9} {'ms':>9} {'x eager':>8} {'matches eager':>13} {'peak MiB':>9}  fired"]
