@@ -89,11 +89,17 @@ def main(argv=None) -> int:
                 # would not be reported among the fired rules.
                 be = make_backend(cache=False) if backend == "rewrite" else None
                 compiled = fn if backend == "eager" else torch.compile(fn, backend=be or backend)
-                results = run_calls(compiled, make_inputs())
+                try:
+                    results = run_calls(compiled, make_inputs())
+                    ms = steady_ms(compiled, make_inputs(), calls=args.calls)
+                    peak = peak_extra_mib(compiled, make_inputs())
+                except Exception as exc:  # e.g. a torch release that cannot compile the program
+                    row = f"{name:<38} {backend:<9} failed: {type(exc).__name__}: {str(exc).splitlines()[0][:90]}"
+                    print(row, flush=True)
+                    lines.append(row)
+                    continue
                 reference = reference or results
-                ms = steady_ms(compiled, make_inputs(), calls=args.calls)
                 eager_ms = eager_ms or ms
-                peak = peak_extra_mib(compiled, make_inputs())
                 fired = ", ".join(sorted(set(be.fired()))) if be else ""
                 row = (f"{name:<38} {backend:<9} {ms:>9.3f} {ms / eager_ms:>8.2f} "
                        f"{'yes' if same(results, reference) else 'NO':>13} "

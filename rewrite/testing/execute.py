@@ -58,8 +58,8 @@ def _backward(outputs, seed: int) -> None:
     tensors = [t for t in flat if isinstance(t, torch.Tensor) and t.requires_grad and t.is_floating_point()]
     if not tensors:
         return
-    gen = torch.Generator().manual_seed(seed)
-    cotangents = [torch.randn(t.shape, generator=gen, dtype=t.dtype) for t in tensors]
+    gen = torch.Generator(device="cpu").manual_seed(seed)   # drawn on the CPU: same values on any device
+    cotangents = [torch.randn(t.shape, generator=gen, dtype=t.dtype, device="cpu").to(t.device) for t in tensors]
     torch.autograd.backward(tensors, cotangents)
 
 
