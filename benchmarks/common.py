@@ -119,3 +119,18 @@ def peak_extra_mib(fn, args, calls: int = 5):
     for _ in range(calls):
         fn(*args)
     return max(0.0, _status_mib("VmHWM") - base)
+
+
+def same(a, b) -> bool:
+    """Tensors (and nested tuples of them) equal up to float rounding; other values exactly."""
+    if isinstance(a, torch.Tensor):
+        return isinstance(b, torch.Tensor) and a.shape == b.shape and torch.allclose(a, b, rtol=1e-5, atol=1e-6)
+    if isinstance(a, (tuple, list)):
+        return isinstance(b, (tuple, list)) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def write_results(out, lines) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n")
+    print(f"written to {out}")

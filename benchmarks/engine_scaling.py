@@ -41,7 +41,7 @@ from torch.fx.experimental.proxy_tensor import make_fx
 from torch.fx.passes.fake_tensor_prop import FakeTensorProp
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import machine, stamp  # noqa: E402
+from common import machine, stamp, write_results  # noqa: E402
 
 from rewrite.engine.ruleset import RuleSet  # noqa: E402
 
@@ -197,9 +197,7 @@ def main(argv=None) -> int:
         summary.append(f"at ~10k nodes ours/inductor = {o10 / i10:.2f} (goal <= 1.0: {'met' if o10 <= i10 else 'NOT met'})")
     print("\n".join(summary))
     lines += [""] + summary
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n")
-    print(f"written to {args.out}")
+    write_results(args.out, lines)
     return 0
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import (composed, composed_inputs, composed_small_slice, machine, peak_extra_mib, stamp,  # noqa: E402
-                    steady_ms, while_cond_mutation)
+from common import (composed, composed_inputs, composed_small_slice, machine, peak_extra_mib, same,  # noqa: E402
+                    stamp, steady_ms, while_cond_mutation, write_results)
 
 from rewrite.backend import make_backend  # noqa: E402
 
@@ -39,14 +39,6 @@ def cases(args):
         "2 composed, field[1:-1] (published)": (
             composed, on_device(lambda: composed_inputs(rows, rows - 2, args.indices, cols))),
     }
-
-
-def same(a, b) -> bool:
-    if isinstance(a, torch.Tensor):
-        return isinstance(b, torch.Tensor) and a.shape == b.shape and torch.allclose(a, b, rtol=1e-5, atol=1e-6)
-    if isinstance(a, (tuple, list)):
-        return isinstance(b, (tuple, list)) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return a == b
 
 
 def run_calls(fn, inputs, n=3):
@@ -108,9 +100,7 @@ def main(argv=None) -> int:
                        f"{'n/a' if peak is None else f'{peak:.1f}':>9}  {fired}")
                 print(row, flush=True)
                 lines.append(row)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n")
-    print(f"written to {args.out}")
+    write_results(args.out, lines)
     return 0
 
 

@@ -29,7 +29,7 @@ from torch._inductor import config
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from common import composed, composed_inputs, composed_small_slice, steady_ms, while_cond_mutation  # noqa: E402
+from common import composed, composed_inputs, composed_small_slice, same, steady_ms, while_cond_mutation  # noqa: E402
 
 import rewrite.backend  # noqa: E402
 from rewrite.backend import make_backend  # noqa: E402
@@ -63,14 +63,6 @@ def cases(rows: int):
         f"2 composed field[1:-1] ({rows}x4)": (composed, lambda: composed_inputs(rows, rows - 2, 256), field_sum),
         f"2 composed field[1:1025] ({rows}x4)": (composed_small_slice, lambda: composed_inputs(rows, 1024, 256), field_sum),
     }
-
-
-def same(a, b) -> bool:
-    if isinstance(a, torch.Tensor):
-        return isinstance(b, torch.Tensor) and a.shape == b.shape and torch.allclose(a, b, rtol=1e-5, atol=1e-6)
-    if isinstance(a, (tuple, list)):
-        return isinstance(b, (tuple, list)) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return a == b
 
 
 def run_case(fn, make_inputs, show, backend: str, calls: int):

@@ -7,7 +7,7 @@ op writes, and whether its result is a view of an operand.
 from __future__ import annotations
 
 import operator
-from typing import List, Optional
+from typing import Any, List, Optional, Tuple
 
 import torch
 import torch.fx as fx
@@ -24,6 +24,30 @@ def schema_of(target) -> Optional[torch._C.FunctionSchema]:
     if isinstance(target, torch._ops.OpOverload):
         return target._schema
     return None
+
+
+MISSING = object()   # a required argument the call does not pass
+
+
+def bound_arguments(node: fx.Node) -> Optional[List[Tuple[str, Any]]]:
+    """``[(schema name, value), ...]`` for every argument of an ATen call, in schema order, with
+    defaults filled in (``MISSING`` for a required argument the call does not pass); None for
+    calls without a schema."""
+    schema = schema_of(node.target)
+    if schema is None:
+        return None
+    out = []
+    for i, arg in enumerate(schema.arguments):
+        if i < len(node.args):
+            value = node.args[i]
+        elif arg.name in node.kwargs:
+            value = node.kwargs[arg.name]
+        elif arg.has_default_value():
+            value = arg.default_value
+        else:
+            value = MISSING
+        out.append((arg.name, value))
+    return out
 
 
 def written_operands(node: fx.Node) -> List[fx.Node]:

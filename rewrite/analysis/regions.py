@@ -28,6 +28,8 @@ from typing import Callable, Mapping, Optional, Sequence
 import sympy
 import torch
 
+from rewrite.analysis.mutation import MISSING, bound_arguments
+
 __all__ = [
     "Region",
     "region_of_tensor",
@@ -454,17 +456,11 @@ def _resolve(value):
 
 def _bound_view_args(node: torch.fx.Node) -> list:
     """The scatter's arguments after ``self, src``, defaults filled in."""
-    schema = node.target._schema
     values = []
-    for i, arg in enumerate(schema.arguments[2:], start=2):
-        if i < len(node.args):
-            values.append(node.args[i])
-        elif arg.name in node.kwargs:
-            values.append(node.kwargs[arg.name])
-        elif arg.has_default_value():
-            values.append(arg.default_value)
-        else:
-            raise ValueError(f"missing argument {arg.name} of {node.target}")
+    for name, value in bound_arguments(node)[2:]:
+        if value is MISSING:
+            raise ValueError(f"missing argument {name} of {node.target}")
+        values.append(value)
     return [_resolve(v) for v in values]
 
 

@@ -95,15 +95,12 @@ def reinplace(ctx, node: fx.Node) -> None:
 
 def _positional(node: fx.Node) -> Tuple:
     """All schema arguments in order, defaults filled in (the view op takes them positionally)."""
-    out = list(node.args)
-    for arg in node.target._schema.arguments[len(out):]:
-        if arg.name in node.kwargs:
-            out.append(node.kwargs[arg.name])
-        elif arg.has_default_value():
-            out.append(arg.default_value)
-        else:
-            raise ActionError(f"{node.name}: missing argument {arg.name}")
-    return tuple(out)
+    values = []
+    for name, value in mutation.bound_arguments(node):
+        if value is mutation.MISSING:
+            raise ActionError(f"{node.name}: missing argument {name}")
+        values.append(value)
+    return tuple(values)
 
 
 def erase(ctx, node) -> None:

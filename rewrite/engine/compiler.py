@@ -54,22 +54,11 @@ class PathValue:
 
 def normalized_args(node: fx.Node) -> Tuple[List[Tuple[str, Any]], bool]:
     """``[(name, value), ...]`` for every argument of the call (defaults filled in from the
-    schema), and whether the list came from a schema."""
-    schema = mutation.schema_of(node.target)
-    if schema is None:
+    schema, None for a missing one), and whether the list came from a schema."""
+    bound = mutation.bound_arguments(node)
+    if bound is None:
         return [(str(i), a) for i, a in enumerate(node.args)] + list(node.kwargs.items()), False
-    out = []
-    for i, arg in enumerate(schema.arguments):
-        if i < len(node.args):
-            value = node.args[i]
-        elif arg.name in node.kwargs:
-            value = node.kwargs[arg.name]
-        elif arg.has_default_value():
-            value = arg.default_value
-        else:
-            value = None
-        out.append((arg.name, value))
-    return out, True
+    return [(name, None if value is mutation.MISSING else value) for name, value in bound], True
 
 
 def _is_default(node: fx.Node, index: int, value) -> bool:

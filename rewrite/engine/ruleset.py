@@ -73,17 +73,20 @@ def _compile_actions(calls: Sequence[ast.Call], registry) -> List[Tuple[Any, Lis
     return out
 
 
-def compile_rule(rule: ast.Rule, order: int, loaded, registry) -> CompiledRule:
-    resolve = loaded.resolve
-    pattern = rule.match.pattern
-    cr = CompiledRule(
-        name=rule.name, location=_location(rule.span), kind="rule",
-        root_targets=frozenset(resolve(pattern.callee)), root_name=rule.match.name,
-        match=compiler.compile_pattern(ast.Bind(rule.match.name, pattern), resolve),
-        priority=rule.priority or 0, order=order,
+def _compiled_root(item, match: ast.Match, kind: str, order: int, loaded, priority: int = 0) -> CompiledRule:
+    """The parts every rule and dependency has: its root pattern, indexed by the root op."""
+    return CompiledRule(
+        name=item.name, location=_location(item.span), kind=kind,
+        root_targets=frozenset(loaded.resolve(match.pattern.callee)), root_name=match.name,
+        match=compiler.compile_pattern(ast.Bind(match.name, match.pattern), loaded.resolve),
+        priority=priority, order=order,
     )
+
+
+def compile_rule(rule: ast.Rule, order: int, loaded, registry) -> CompiledRule:
+    cr = _compiled_root(rule, rule.match, "rule", order, loaded, rule.priority or 0)
     if rule.path is not None:
-        cr.path = compiler.compile_path(rule.path, resolve, registry)
+        cr.path = compiler.compile_path(rule.path, loaded.resolve, registry)
         cr.path_name, cr.path_target = rule.path.name, rule.path.target
     for stage in ("where", "profitable", "safe"):
         expr = getattr(rule, stage)
@@ -94,14 +97,7 @@ def compile_rule(rule: ast.Rule, order: int, loaded, registry) -> CompiledRule:
 
 
 def compile_dependency(dep: ast.Dependency, order: int, loaded, registry) -> CompiledRule:
-    resolve = loaded.resolve
-    pattern = dep.on.pattern
-    cr = CompiledRule(
-        name=dep.name, location=_location(dep.span), kind="dependency",
-        root_targets=frozenset(resolve(pattern.callee)), root_name=dep.on.name,
-        match=compiler.compile_pattern(ast.Bind(dep.on.name, pattern), resolve),
-        priority=0, order=order,
-    )
+    cr = _compiled_root(dep, dep.on, "dependency", order, loaded)
     cr.mutates = (compiler.compile_expr(dep.mutates.target.base, registry),
                   compiler.compile_expr(dep.mutates.cond, registry), dep.mutates.index_var)
     cr.order_check = (compiler.compile_expr(dep.order.first, registry), dep.order.relation,
