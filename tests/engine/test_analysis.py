@@ -234,3 +234,35 @@ def test_saved_for_backward_from_fact_table():
     assert facts.saved_for_backward(mm, table)       # sin keeps its input, which is mm
     assert not facts.saved_for_backward(placeholders(gm)[1], table)
     assert not GraphFacts(gm.graph, "inference").saved_for_backward(exp, table)
+
+
+def test_inverse_views_and_mismatched_view_chains():
+    def f(x, d):
+        x.t()[1].add_(d)
+
+    gm = post_grad(f, torch.randn(4, 3), torch.randn(4))
+    facts = GraphFacts(gm.graph)
+    first, back = nodes(gm, "aten.permute")[:2]
+    assert facts.undoes_view(back, first)            # permute([1, 0]) twice is the identity
+
+    g = fx.Graph()
+    x = g.placeholder("x")
+    p1 = g.call_function(torch.ops.aten.permute.default, (x, [1, 2, 0]))
+    p2 = g.call_function(torch.ops.aten.permute.default, (p1, [1, 2, 0]))   # not the inverse
+    p3 = g.call_function(torch.ops.aten.permute.default, (p1, [2, 0, 1]))   # the inverse
+    v1 = g.call_function(torch.ops.aten.view.default, (x, [2, 12]))
+    v2 = g.call_function(torch.ops.aten.view.default, (v1, [2, 3, 4]))
+    v3 = g.call_function(torch.ops.aten.view.default, (v1, [4, 3, 2]))      # same numel, other shape
+    g.output(())
+    from torch._subclasses import FakeTensorMode
+
+    with FakeTensorMode():
+        xv = torch.empty(2, 3, 4)
+        x.meta["val"] = xv
+        for n in (p1, p2, p3, v1, v2, v3):
+            src = n.args[0].meta["val"]
+            n.meta["val"] = n.target(src, *n.args[1:])
+    facts = GraphFacts(g)
+    assert facts.undoes_view(p3, p1) and not facts.undoes_view(p2, p1)
+    assert facts.undoes_view(v2, v1) and not facts.undoes_view(v3, v1)
+    assert "gives" in (facts.witness or "")

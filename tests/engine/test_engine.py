@@ -155,6 +155,11 @@ def test_action_that_breaks_the_graph_is_rolled_back(tmp_path, registry):
     assert _graph_state(gm) == before
     assert report.rejected[0].stopped_at == "rewrite"
     assert "before it is defined" in report.rejected[0].reason
+    eager_in, graph_in = composed_inputs(), composed_inputs()
+    for _ in range(3):
+        composed(*eager_in)
+        run_graph(gm, graph_in)
+    assert all(torch.equal(a, b) for a, b in zip(eager_in, graph_in))
 
 
 def test_erasing_a_copy_back_that_still_carries_data_is_refused(tmp_path):

@@ -61,3 +61,49 @@ def test_second_process_hits_the_fx_graph_cache(tmp_path):
     assert "miss 1" in first and "hit 0" in first and "reinplace_scatter_into_input" in first
     assert "hit 1" in second and "miss 0" in second
     assert first.split("value")[1] == second.split("value")[1]   # ((1 + 1) * 2) = 4 both times
+
+
+class _PostGradOps:
+    """Inductor's post_grad_custom_post_pass: the ops of the final post-grad graphs."""
+
+    def __init__(self):
+        self.ops = []
+
+    def __call__(self, graph):
+        self.ops += [str(n.target) for n in graph.nodes if n.op == "call_function"]
+
+    def uuid(self):
+        return None   # never served from the FX graph cache: the pass always sees the graph
+
+
+@pytest.mark.inductor
+def test_case2_post_grad_graph_stock_inductor_vs_rewrite():
+    """Stock Inductor keeps the slice_scatter (a full clone of `field`) in its final post-grad
+    graph; under the rules it is gone, and both compute what eager computes."""
+    from torch._inductor import config
+
+    def composed(field, delta, indices, gain):
+        field[1:-1].add_(delta)
+        values = torch.index_select(field, 0, indices) * gain
+        field.index_copy_(0, indices, values)
+
+    def inputs():
+        g = torch.Generator().manual_seed(0)
+        return torch.randn(64, generator=g), torch.randn(62, generator=g), torch.tensor([1, 5, 9]), torch.tensor(1.5)
+
+    seen = {}
+    for name, be in (("stock", "inductor"), ("rewrite", make_backend(base="inductor", cache=False))):
+        torch._dynamo.reset()
+        post = _PostGradOps()
+        want, got = inputs(), inputs()
+        with config.patch(post_grad_custom_post_pass=post, fx_graph_cache=False), torch.inference_mode():
+            compiled = torch.compile(composed, backend=be, fullgraph=True)
+            for _ in range(3):
+                composed(*want)
+                compiled(*got)
+                assert all(torch.allclose(a, b) for a, b in zip(want, got))
+        seen[name] = post.ops
+    assert "aten.slice_scatter.default" in seen["stock"]
+    assert "aten.slice_scatter.default" not in seen["rewrite"]
+    assert "aten.clone.default" not in seen["rewrite"]
+    assert "aten.index_put_.default" in seen["rewrite"]
