@@ -3,8 +3,8 @@
 Every case file under a ``corpus`` directory becomes an item ``<file>::eager`` (the eager base);
 a case whose EXPECT says ``inductor`` also becomes ``<file>::inductor``, marked
 ``@pytest.mark.inductor`` (end to end through Inductor's C++ code generation: slow).  Cases
-marked ``slow`` get ``@pytest.mark.slow``.  The hooks are used by ``tests/conftest.py``, and by
-the ``rewrite_corpus`` pytest11 entry point when the package is installed (never both).
+marked ``slow`` get ``@pytest.mark.slow``.  This project's ``tests/conftest.py`` calls the hooks;
+another project enables them with ``pytest -p rewrite.testing.pytest_plugin``.
 """
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ class CaseItem(pytest.Item):
         return self.path, None, f"corpus case {self.path.parent.name}/{self.path.stem} [{self.base}]"
 
 
-# --------------------------------------------------------------------------- hooks (entry point)
+# --------------------------------------------------------------------------- hooks (`-p rewrite.testing.pytest_plugin`)
 
 
 def pytest_configure(config):
