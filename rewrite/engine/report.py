@@ -81,7 +81,3 @@ class Report:
         lines += ["  " + c.line() for c in self.candidates]
         lines += ["  warning: " + w for w in self.warnings]
         return "\n".join(lines)
-
-
-def merge_fired(reports: List[Report]) -> List[str]:
-    return [r for rep in reports for r in rep.fired_rules()]
