@@ -174,8 +174,8 @@ class RuleSet:
         return report
 
     def _apply_graph(self, root: fx.GraphModule, graph: fx.Graph, graph_kind: str, report: Report) -> None:
-        facts = GraphFacts(graph, graph_kind.split("/")[0])
-        ctx = Context(root, graph, facts, self.fact_tables, graph_kind.split("/")[0])
+        kind = graph_kind.split("/")[0]   # a subgraph is analysed as the kind of graph that holds it
+        ctx = Context(root, graph, GraphFacts(graph, kind), self.fact_tables, kind)
         records: Dict[Tuple[str, str], Candidate] = {}
         seen = {graph_fingerprint(graph)}
         for iteration in range(MAX_ITERATIONS):
@@ -195,8 +195,8 @@ class RuleSet:
                         changed = True
                     else:
                         records[(rule.name, cand.node)] = cand
-                        if cand.stopped_at == "rewrite":
-                            report.warnings.append(cand.line())
+                        if cand.stopped_at == "rewrite" and cand.line() not in report.warnings:
+                            report.warnings.append(cand.line())   # once, though retried each pass
             if not changed:
                 break
             fingerprint = graph_fingerprint(graph)
