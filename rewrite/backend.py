@@ -50,7 +50,7 @@ class RulePass(CustomGraphPass):
     def __call__(self, graph: fx.Graph) -> None:
         gm = graph.owning_module
         kind = graph_kind_of(graph, self.default_kind)
-        self.reports.append(self.rule_set.apply(gm, graph_kind=kind, recompile=False))
+        self.reports.append(self.rule_set.apply(gm, graph_kind=kind, recompile=False, kinds=("rule",)))
         self.graphs.append((kind, gm))
 
     def uuid(self) -> Optional[object]:
@@ -73,8 +73,8 @@ class RewriteBackend:
         self._lock = threading.Lock()
 
     def __call__(self, gm: fx.GraphModule, example_inputs):
-        with self._lock:
-            self.reports.append(self.rule_set.apply(gm, graph_kind="dynamo"))
+        with self._lock:   # dependencies need the user's in-place ops, which only this graph has
+            self.reports.append(self.rule_set.apply(gm, graph_kind="dynamo", kinds=("dependency",)))
         kind = "inference" if _is_inference(example_inputs) else "forward"
         if self.base == "inductor":
             return self._inductor(gm, example_inputs, kind)
@@ -106,7 +106,7 @@ class RewriteBackend:
                 if kind == "inference":   # training graphs had these passes in partition_fn
                     fx_g = joint_graph_passes(fx_g)
                 with self._lock:
-                    self.reports.append(self.rule_set.apply(fx_g, graph_kind=kind))
+                    self.reports.append(self.rule_set.apply(fx_g, graph_kind=kind, kinds=("rule",)))
                     self.graphs.append((kind, fx_g))
                 return make_boxed_func(fx_g.forward)
 

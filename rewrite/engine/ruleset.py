@@ -149,13 +149,14 @@ class RuleSet:
     # ------------------------------------------------------------------ application
 
     def apply(self, gm: fx.GraphModule, graph_kind: str = "inference", report: Optional[Report] = None,
-              recompile: bool = True) -> Report:
-        """Rewrite ``gm`` in place.  ``recompile=False`` leaves regenerating ``gm.code`` to the
-        caller (Inductor recompiles after its own post-grad passes anyway)."""
+              recompile: bool = True, kinds: Sequence[str] = ("dependency", "rule")) -> Report:
+        """Rewrite ``gm`` in place with the rules and/or dependencies (``kinds``).
+        ``recompile=False`` leaves regenerating ``gm.code`` to the caller (Inductor recompiles
+        after its own post-grad passes anyway)."""
         with _gc_paused():
-            return self._apply(gm, graph_kind, report or Report(graph=graph_kind), recompile)
+            return self._apply(gm, graph_kind, report or Report(graph=graph_kind), recompile, frozenset(kinds))
 
-    def _apply(self, gm: fx.GraphModule, graph_kind: str, report: Report, recompile: bool) -> Report:
+    def _apply(self, gm: fx.GraphModule, graph_kind: str, report: Report, recompile: bool, kinds) -> Report:
         small = len(gm.graph.nodes) < 2000
         report.graph_before = _readable(gm) if small else ""
         if not len(self):
@@ -164,8 +165,8 @@ class RuleSet:
             return report
         report.ops_before = count_ops(gm.graph)
         for name, sub in _subgraphs(gm):
-            self._apply_graph(sub, sub.graph, f"{graph_kind}/{name}", report)
-        self._apply_graph(gm, gm.graph, graph_kind, report)
+            self._apply_graph(sub, sub.graph, f"{graph_kind}/{name}", report, kinds)
+        self._apply_graph(gm, gm.graph, graph_kind, report, kinds)
         gm.graph.lint()
         if recompile:
             gm.recompile()
@@ -173,7 +174,7 @@ class RuleSet:
         report.ops_after = count_ops(gm.graph)
         return report
 
-    def _apply_graph(self, root: fx.GraphModule, graph: fx.Graph, graph_kind: str, report: Report) -> None:
+    def _apply_graph(self, root: fx.GraphModule, graph: fx.Graph, graph_kind: str, report: Report, kinds) -> None:
         kind = graph_kind.split("/")[0]   # a subgraph is analysed as the kind of graph that holds it
         ctx = Context(root, graph, GraphFacts(graph, kind), self.fact_tables, kind)
         records: Dict[Tuple[str, str], Candidate] = {}
@@ -187,6 +188,8 @@ class RuleSet:
                 for rule in self.candidates_for(node):
                     if node._erased:
                         break
+                    if rule.kind not in kinds:
+                        continue
                     cand = self._try(rule, node, ctx, graph_kind)
                     if cand.fired:
                         report.candidates.append(cand)

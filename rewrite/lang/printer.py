@@ -138,19 +138,32 @@ def item_blocks(item: A.Item, opset_width: int = 0) -> List[Block]:
     if isinstance(item, A.Include):
         return [Block("include", [f"include {literal(item.path)}"])]
     if isinstance(item, A.OpSet):
-        members = " | ".join(m.dotted for m in item.members)
-        return [Block("opset", [f"opset {item.name:<{opset_width}} = {members}"])]
+        head = f"opset {item.name:<{opset_width}} = "
+        return [Block("opset", _alternatives(head, [m.dotted for m in item.members]))]
     if isinstance(item, A.Facts):
         width = max((len(g.key) for g in item.groups), default=0) + 1
         blocks = [Block("facts", [f"facts {item.name}"])]
         for g in item.groups:
-            blocks.append(Block("", [f"  {g.key + ':':<{width}} {' | '.join(o.dotted for o in g.ops)}"]))
+            blocks.append(Block("", _alternatives(f"  {g.key + ':':<{width}} ", [o.dotted for o in g.ops])))
         return blocks
     if isinstance(item, A.Rule):
         return _rule_blocks(item)
     if isinstance(item, A.Dependency):
         return _dependency_blocks(item)
     raise TypeError(f"not an item: {item!r}")
+
+
+def _alternatives(head: str, names: List[str]) -> List[str]:
+    """``head a | b | c`` on one line, or, past the width, continued on lines that start with
+    ``|`` under the first name."""
+    lines, line = [], head + names[0]
+    for name in names[1:]:
+        if len(line) + 3 + len(name) > WIDTH:
+            lines.append(line)
+            line = " " * (len(head) - 2) + "| " + name
+        else:
+            line += " | " + name
+    return lines + [line]
 
 
 def _rule_blocks(r: A.Rule) -> List[Block]:
