@@ -138,7 +138,8 @@ def _parse_fx_graph(text: str) -> ParsedGraph:
 
 
 def layers(graph: ParsedGraph) -> Dict[str, int]:
-    """Depth of every node: inputs at 0, every other node one below its deepest input."""
+    """Depth of every node: inputs at 0, every other node one below its deepest input, the
+    output at the bottom."""
     depth: Dict[str, int] = {}
     for node in graph.nodes:
         if node.op == "input":
@@ -147,6 +148,10 @@ def layers(graph: ParsedGraph) -> Dict[str, int]:
             depth[node.name] = 1 + max(depth.get(i, 0) for i in node.inputs)
         else:
             depth[node.name] = 1
+    bottom = 1 + max((d for name, d in depth.items()), default=0)
+    for node in graph.nodes:
+        if node.op == "output":
+            depth[node.name] = bottom
     return depth
 
 
