@@ -29,6 +29,13 @@ def meta_value(node) -> Optional[torch.Tensor]:
     return val if isinstance(val, torch.Tensor) else None
 
 
+def fake_args(a):
+    """``a`` (an argument structure) with every node replaced by its fake value: a FakeTensor,
+    or a SymInt for a symbolic size."""
+    return torch.fx.node.map_aggregate(
+        a, lambda n: n.meta.get("val", n.meta.get("example_value")) if isinstance(n, fx.Node) else n)
+
+
 def is_view_scatter(node: fx.Node) -> bool:
     target = getattr(node, "target", None)
     return isinstance(target, torch._ops.OpOverload) and target.__name__.split(".")[0] in _VIEW_SCATTERS
@@ -215,11 +222,10 @@ class GraphFacts:
         fake_mode = getattr(source, "fake_mode", None)
         if fake_mode is None:
             return False
-        vals = lambda a: torch.fx.node.map_aggregate(a, lambda n: meta_value(n) if isinstance(n, fx.Node) else n)
         try:
             with fake_mode:
-                once = v.target(source, *vals(v.args[1:]), **vals(v.kwargs))
-                back = w.target(once, *vals(w.args[1:]), **vals(w.kwargs))
+                once = v.target(source, *fake_args(v.args[1:]), **fake_args(v.kwargs))
+                back = w.target(once, *fake_args(w.args[1:]), **fake_args(w.kwargs))
         except Exception:  # the ops do not compose on these shapes: not an inverse
             return False
         same = (_same_ints(back.shape, source.shape) and _same_ints(back.stride(), source.stride())

@@ -14,7 +14,7 @@ import torch
 import torch.fx as fx
 
 from rewrite.analysis import mutation
-from rewrite.analysis.graph_facts import meta_value
+from rewrite.analysis.graph_facts import GraphFacts, meta_value
 from rewrite.analysis.op_names import op_display_name, targets_match
 from rewrite.lang import ast
 
@@ -130,7 +130,7 @@ def _kind_matcher(kind: str) -> Matcher:
         if kind == "input":
             return isinstance(v, fx.Node) and v.op == "placeholder"
         if kind == "const":
-            return not isinstance(v, fx.Node) and not (isinstance(v, (list, tuple)) and any(isinstance(x, fx.Node) for x in v))
+            return GraphFacts.is_const(v)
         return False
 
     def m(v, b, why):

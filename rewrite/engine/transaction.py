@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import torch
 import torch.fx as fx
 
-from rewrite.analysis.graph_facts import meta_value
+from rewrite.analysis.graph_facts import fake_args, meta_value
 
 FULL_LINT_LIMIT = 3000  # nodes; above this, validation checks only what the transaction touched
 
@@ -152,17 +152,9 @@ def propagate_meta(node: fx.Node) -> None:
     fake_mode = next((getattr(v, "fake_mode", None) for v in vals if getattr(v, "fake_mode", None) is not None), None)
     if fake_mode is None:
         return
-
-    def to_val(a):
-        if isinstance(a, fx.Node):
-            return a.meta.get("val", a.meta.get("example_value"))
-        return a
-
-    args = torch.fx.node.map_aggregate(node.args, to_val)
-    kwargs = torch.fx.node.map_aggregate(node.kwargs, to_val)
     try:
         with fake_mode:
-            out = node.target(*args, **kwargs)
+            out = node.target(*fake_args(node.args), **fake_args(node.kwargs))
     except Exception:  # some targets cannot run on fake values; leave meta empty
         return
     key = "val" if any("val" in n.meta for n in node.all_input_nodes) else "example_value"
