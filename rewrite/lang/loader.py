@@ -24,7 +24,11 @@ PathLike = Union[str, os.PathLike]
 
 
 def shipped_rules_dir() -> Path:
-    """The folder of rule files shipped with the package (``rules/`` in a source checkout)."""
+    """The folder of rule files shipped with the package: ``rules/`` of the source checkout this
+    module lives in (so that a worktree uses its own rules), else the installed package data."""
+    checkout = Path(__file__).resolve().parents[2] / "rules"
+    if (checkout / "reinplace.rules").is_file():
+        return checkout
     try:
         from importlib.resources import files
 
@@ -35,7 +39,7 @@ def shipped_rules_dir() -> Path:
                 return path
     except (ModuleNotFoundError, TypeError):
         pass
-    return Path(__file__).resolve().parents[2] / "rules"
+    return checkout
 
 
 @dataclass

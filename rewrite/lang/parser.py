@@ -32,13 +32,17 @@ RESERVED = frozenset(TOP_KEYWORDS + RULE_SECTIONS + DEPENDENCY_SECTIONS + OPERAT
 
 
 def grammar_text() -> str:
-    """The grammar, from the installed package data or, in a source checkout, ``grammar/``."""
+    """The grammar: ``grammar/`` of the source checkout this module lives in, else the installed
+    package data."""
+    checkout = Path(__file__).resolve().parents[2] / "grammar" / "rules.lark"
+    if checkout.is_file():
+        return checkout.read_text(encoding="utf-8")
     try:
         from importlib.resources import files
 
         return files("rewrite._grammar").joinpath("rules.lark").read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError, OSError):
-        return (Path(__file__).resolve().parents[2] / "grammar" / "rules.lark").read_text(encoding="utf-8")
+        return checkout.read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=1)
