@@ -1,33 +1,43 @@
 """The ``rewrite`` torch.compile backend.
 
-Rules run at two points of the pipeline:
-1. on the Dynamo graph, before AOTAutograd: dependencies of higher-order ops (their subgraphs
-   still hold the user's in-place ops there, so this is where captured-tensor mutations are seen
-   and turned into data flow);
-2. on the post-grad ATen graphs (inference, forward, backward), where functionalization has
-   replaced mutations by scatters and copy-back epilogues: the reinplacing rules.
+Each rule says where it runs (its ``stage``), and the backend runs it there:
 
-``base="inductor"`` plugs stage 2 into Inductor as ``post_grad_custom_pre_pass`` (a
-``CustomGraphPass`` whose ``uuid()`` hashes the rule set and engine version, so Inductor's FX graph
-cache stays valid).  ``base="eager"`` runs AOTAutograd with Inductor's decompositions and then
-executes the rewritten graphs directly: same graphs, no code generation, for tests and debugging.
+* ``dynamo``: on the graph Dynamo hands the backend, before AOTAutograd (the subgraphs of
+  higher-order ops still hold the user's in-place ops: dependencies live here);
+* ``joint``: as Inductor's ``joint_custom_pre_pass``, before its joint-graph passes;
+* ``inference`` / ``forward`` / ``backward``: as Inductor's ``post_grad_custom_post_pass``, after
+  all of Inductor's functional post-grad passes (noop removal, pattern passes), so that nothing
+  after the rules assumes a functional graph.  The only pass after it that introduces mutation
+  is Inductor's own reinplacing, whose decisions the rules check and repair
+  (``rules/inductor.rules``).
+
+``base="inductor"`` compiles with Inductor (every ``mode`` and ``options`` Inductor accepts);
+the passes are ``CustomGraphPass``es whose ``uuid()`` covers the rules, the engine and the user
+Python the rules call, so Inductor's FX graph cache stays valid.  ``base="eager"`` runs the same
+AOTAutograd and the same Inductor passes in the same order, then executes the graphs directly:
+the same graphs, no code generation (tests, debugging).
 """
 from __future__ import annotations
 
+import collections
 import functools
+import os
 import sys
 import threading
 import types
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
 import torch.fx as fx
-from torch._inductor.custom_graph_pass import CustomGraphPass
+from torch._inductor.custom_graph_pass import CustomGraphPass, CustomInferenceAwareGraphPass
 
-from rewrite.engine.report import Report
+from rewrite.analysis.fake import graph_fake_mode
+from rewrite.engine.report import Report, log
 from rewrite.engine.ruleset import RuleSet
 
 BASES = ("inductor", "eager")
+#: Reports a backend keeps (the oldest are dropped): a long-running process compiles many graphs.
+MAX_REPORTS = 256
 
 
 def graph_kind_of(graph: fx.Graph, default: str) -> str:
@@ -38,90 +48,218 @@ def graph_kind_of(graph: fx.Graph, default: str) -> str:
     return default
 
 
-class RulePass(CustomGraphPass):
-    """The rule set as an Inductor post-grad custom pass."""
+class _Log:
+    """Where a backend's passes leave their reports (bounded) and, on request, the graphs."""
 
-    def __init__(self, rule_set: RuleSet, reports: List[Report], graphs: List, default_kind: str = "forward"):
+    def __init__(self, keep_graphs: bool, max_reports: int):
+        self.reports: collections.deque = collections.deque(maxlen=max_reports)
+        self.graphs: collections.deque = collections.deque(maxlen=max_reports if keep_graphs else 0)
+        self.lock = threading.Lock()
+
+    def add(self, report: Report, kind: str, gm: Optional[fx.GraphModule]) -> None:
+        with self.lock:
+            self.reports.append(report)
+            if gm is not None:
+                self.graphs.append((kind, gm))
+
+
+class RulePass(CustomInferenceAwareGraphPass):
+    """The post-grad rules as Inductor's ``post_grad_custom_post_pass``."""
+
+    def __init__(self, rule_set: RuleSet, sink: Optional[_Log] = None):
         self.rule_set = rule_set
-        self.reports = reports
-        self.graphs = graphs
-        self.default_kind = default_kind
+        self.sink = sink
 
-    def __call__(self, graph: fx.Graph) -> None:
+    def __call__(self, graph: fx.Graph, is_inference: bool = False) -> None:
         gm = graph.owning_module
-        kind = graph_kind_of(graph, self.default_kind)
-        self.reports.append(self.rule_set.apply(gm, graph_kind=kind, recompile=False, kinds=("rule",)))
-        self.graphs.append((kind, gm))
+        kind = "inference" if is_inference else graph_kind_of(graph, "forward")
+        report = self.rule_set.apply(gm, graph_kind=kind, recompile=False, subgraphs=False)
+        if self.sink is not None:
+            self.sink.add(report, kind, gm)
 
     def uuid(self) -> Optional[object]:
-        return self.rule_set.digest
+        return ("rewrite-post-grad", self.rule_set.digest)
+
+
+class JointPass(CustomGraphPass):
+    """The joint-stage rules as Inductor's ``joint_custom_pre_pass``."""
+
+    def __init__(self, rule_set: RuleSet, sink: Optional[_Log] = None):
+        self.rule_set = rule_set
+        self.sink = sink
+
+    def __call__(self, graph: fx.Graph) -> None:
+        report = self.rule_set.apply(graph.owning_module, graph_kind="joint", recompile=False)
+        if self.sink is not None:
+            self.sink.add(report, "joint", None)
+
+    def uuid(self) -> Optional[object]:
+        return ("rewrite-joint", self.rule_set.digest)
+
+
+def inductor_config(mode: Optional[str] = None, options: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """Inductor config patches for ``mode`` and ``options``, as ``torch.compile(backend="inductor")``
+    derives them (same names, same validation)."""
+    from torch._inductor import config, list_mode_options
+
+    patches: Dict[str, Any] = {}
+    if mode and mode != "default":
+        patches.update(list_mode_options(mode, None))
+    known = config.get_config_copy()
+    for key, value in (options or {}).items():
+        name = key.replace("-", "_")
+        if name not in known:
+            raise RuntimeError(f"Unexpected optimization option {key}, known options are {sorted(known)}")
+        patches[name] = value
+    return patches
+
+
+def _passes(existing, ours) -> list:
+    """Our pass after any the user configured (Inductor accepts a list)."""
+    if existing is None:
+        return [ours]
+    return [*existing, ours] if isinstance(existing, (list, tuple)) else [existing, ours]
 
 
 class RewriteBackend:
-    """A torch.compile backend applying a rule set; ``reports`` collects one :class:`Report` per
-    graph processed."""
+    """A torch.compile backend applying a rule set.  ``reports`` holds one :class:`Report` per
+    graph processed (the last ``max_reports``); ``graphs`` the rewritten post-grad graphs when
+    ``keep_graphs``."""
 
-    def __init__(self, rules: Optional[Sequence] = None, base: str = "inductor", strict: bool = False,
-                 cache: bool = True):
+    def __init__(self, rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
+                 legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS):
         if base not in BASES:
             raise ValueError(f"base must be one of {BASES}, not {base!r}")
-        self.rule_set = rules if isinstance(rules, RuleSet) else RuleSet.load(rules, strict=strict)
+        self._config = dict(rules=_rule_paths(rules), base=base, strict=strict, cache=cache, legality=legality,
+                            keep_graphs=keep_graphs, max_reports=max_reports)
+        self.rule_set = rules if isinstance(rules, RuleSet) else RuleSet.load(rules, strict=strict, legality=legality)
         self.base = base
         self.cache = cache
-        self.reports: List[Report] = []
-        self.graphs: List[Tuple[str, fx.GraphModule]] = []   # (kind, post-grad graph after the rules)
-        self._lock = threading.Lock()
+        self._log = _Log(keep_graphs, max_reports)
 
-    def __call__(self, gm: fx.GraphModule, example_inputs):
-        with self._lock:   # dependencies need the user's in-place ops, which only this graph has
-            self.reports.append(self.rule_set.apply(gm, graph_kind="dynamo", kinds=("dependency",)))
+    @property
+    def reports(self) -> List[Report]:
+        return list(self._log.reports)
+
+    @property
+    def graphs(self) -> List[Tuple[str, fx.GraphModule]]:
+        return list(self._log.graphs)
+
+    def clear(self) -> None:
+        self._log.reports.clear()
+        self._log.graphs.clear()
+
+    # copy.deepcopy and pickle rebuild the backend from its configuration (rule files and
+    # settings); reports are not carried over.
+    def __reduce__(self):
+        return (_rebuild, (self._config,))
+
+    def __call__(self, gm: fx.GraphModule, example_inputs, mode: Optional[str] = None,
+                 options: Optional[Dict[str, Any]] = None, **_ignored):
+        if self.rule_set.runs_at("dynamo"):
+            with self._log.lock:   # dependencies need the user's in-place ops, which only this graph has
+                report = self.rule_set.apply(gm, graph_kind="dynamo")
+            self._log.add(report, "dynamo", None)
+        patches = inductor_config(mode, options)
         kind = "inference" if _is_inference(example_inputs) else "forward"
         if self.base == "inductor":
-            return self._inductor(gm, example_inputs, kind)
-        return self._eager(gm, example_inputs, kind)
+            return self._inductor(gm, example_inputs, patches)
+        return self._eager(gm, example_inputs, kind, patches)
 
-    def _inductor(self, gm, example_inputs, kind):
-        from torch._inductor.compile_fx import compile_fx
+    def _patches(self, patches: Dict[str, Any]) -> Dict[str, Any]:
+        from torch._inductor import config
 
-        # Passed as config_patches, the pass also applies to the backward graph, which
-        # AOTAutograd compiles lazily, after this call has returned.
-        # A graph served from Inductor's FX graph cache skips the passes and adds no report:
-        # ``cache=False`` forces them to run (tests and `rewrite explain` need the reports).
-        patches = {"post_grad_custom_pre_pass": RulePass(self.rule_set, self.reports, self.graphs, kind)}
+        out = dict(patches)
+        if any(self.rule_set.runs_at(s) for s in ("inference", "forward", "backward")):
+            out["post_grad_custom_post_pass"] = _passes(patches.get("post_grad_custom_post_pass",
+                                                                    config.post_grad_custom_post_pass),
+                                                        RulePass(self.rule_set, self._log))
+        if self.rule_set.runs_at("joint"):
+            out["joint_custom_pre_pass"] = _passes(patches.get("joint_custom_pre_pass", config.joint_custom_pre_pass),
+                                                   JointPass(self.rule_set, self._log))
         if not self.cache:
-            patches["fx_graph_cache"] = False
-        return compile_fx(gm, example_inputs, config_patches=patches)
+            out["fx_graph_cache"] = False
+        return out
 
-    def _eager(self, gm, example_inputs, kind):
-        """AOTAutograd with Inductor's decompositions, joint-graph passes and partitioner, so the
-        rules see the graphs Inductor's post-grad passes would see; then run them as they are."""
+    def _inductor(self, gm, example_inputs, patches):
+        from torch._inductor.compile_fx import compile_fx, compile_fx_inner
+
+        log_ = self._log
+
+        def inner_compile(graph_module, inputs, **kwargs):
+            # A graph served from Inductor's FX graph cache skips every pass: say so.
+            hits = _cache_hits()
+            out = compile_fx_inner(graph_module, inputs, **kwargs)
+            if _cache_hits() > hits:
+                kind = "inference" if kwargs.get("is_inference") else \
+                    ("backward" if kwargs.get("is_backward") else "forward")
+                log.info("%s graph served from Inductor's FX graph cache: rules not run on it", kind)
+                log_.add(Report(graph=kind, cache_hit=True), kind, None)
+            return out
+
+        # Passed as config_patches, the passes also apply to the backward graph, which
+        # AOTAutograd compiles lazily, after this call has returned.
+        return compile_fx(gm, example_inputs, inner_compile=inner_compile, config_patches=self._patches(patches))
+
+    def _eager(self, gm, example_inputs, kind, patches):
+        """AOTAutograd with Inductor's decompositions, joint-graph passes, partitioner and
+        post-grad passes (ours among them, where Inductor would run them); then run the graphs."""
         from functorch.compile import make_boxed_func
         from torch._functorch.aot_autograd import aot_module_simplified
+        from torch._inductor import config
+        from torch._inductor.compile_fx import _recursive_post_grad_passes
         from torch._inductor.decomposition import select_decomp_table
         from torch._inductor.fx_passes.joint_graph import joint_graph_passes
+        from torch._inductor.virtualized import V
+        from torch._guards import detect_fake_mode
+
+        inductor_patches = {k: v for k, v in self._patches(patches).items() if k in config.get_config_copy()}
 
         def compiler(default_kind):
-            def compile_graph(fx_g: fx.GraphModule, _inputs):
-                kind = graph_kind_of(fx_g.graph, default_kind)
-                if kind == "inference":   # training graphs had these passes in partition_fn
-                    fx_g = joint_graph_passes(fx_g)
-                with self._lock:
-                    self.reports.append(self.rule_set.apply(fx_g, graph_kind=kind, kinds=("rule",)))
-                    self.graphs.append((kind, fx_g))
+            def compile_graph(fx_g: fx.GraphModule, inputs):
+                graph_kind = graph_kind_of(fx_g.graph, default_kind)
+                fake_mode = detect_fake_mode(inputs) or graph_fake_mode(fx_g.graph)
+                with config.patch(inductor_patches), V.set_fake_mode(fake_mode):
+                    if graph_kind == "inference":   # training graphs had these passes in partition_fn
+                        fx_g = joint_graph_passes(fx_g)
+                    _recursive_post_grad_passes(fx_g, is_inference=graph_kind == "inference")
+                fx_g.recompile()
                 return make_boxed_func(fx_g.forward)
 
             return compile_graph
 
-        return aot_module_simplified(
-            gm, example_inputs,
-            fw_compiler=compiler(kind), bw_compiler=compiler("backward"), inference_compiler=compiler("inference"),
-            decompositions=select_decomp_table(),
-            partition_fn=_inductor_partition_fn(),
-            keep_inference_input_mutations=True,
-        )
+        with config.patch(inductor_patches):
+            return aot_module_simplified(
+                gm, example_inputs,
+                fw_compiler=compiler(kind), bw_compiler=compiler("backward"), inference_compiler=compiler("inference"),
+                decompositions=select_decomp_table(),
+                partition_fn=_inductor_partition_fn(),
+                keep_inference_input_mutations=True,
+            )
 
     def fired(self) -> List[str]:
         return [name for rep in self.reports for name in rep.fired_rules()]
+
+
+def _rebuild(config: Dict[str, Any]) -> RewriteBackend:
+    return RewriteBackend(**config)
+
+
+def _rule_paths(rules) -> Optional[List[str]]:
+    """The rule files a backend was built from, for rebuilding it; accepts one path or a list."""
+    if rules is None:
+        return None
+    if isinstance(rules, RuleSet):
+        return sorted(rules.loaded.sources)
+    if isinstance(rules, (str, os.PathLike)):
+        return [os.fspath(rules)]
+    return [os.fspath(p) for p in rules]
+
+
+def _cache_hits() -> int:
+    from torch._dynamo.utils import counters
+
+    return counters["inductor"]["fxgraph_cache_hit"]
 
 
 def _inductor_partition_fn():
@@ -143,13 +281,17 @@ def _is_inference(example_inputs) -> bool:
     return not any(isinstance(t, torch.Tensor) and t.requires_grad for t in example_inputs)
 
 
-def make_backend(rules: Optional[Sequence] = None, base: str = "inductor", strict: bool = False,
-                 cache: bool = True) -> RewriteBackend:
-    """A backend over ``rules`` (rule files or folders; None = the shipped rules; [] = none).
+def make_backend(rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
+                 legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS) -> RewriteBackend:
+    """A backend over ``rules`` (a rule file or folder, or a list of them; None = the shipped
+    rules; [] = none).
 
     ``strict`` lints the whole graph after every rewrite; ``cache=False`` keeps Inductor's FX
-    graph cache out so that every graph is rewritten (and reported) in this process."""
-    return RewriteBackend(rules, base=base, strict=strict, cache=cache)
+    graph cache out so that every graph is rewritten (and reported) in this process;
+    ``legality=False`` turns the independent legality check off (and with it every rewrite that
+    adds or removes a write); ``keep_graphs`` keeps the rewritten graphs in ``graphs``."""
+    return RewriteBackend(rules, base=base, strict=strict, cache=cache, legality=legality,
+                          keep_graphs=keep_graphs, max_reports=max_reports)
 
 
 @functools.lru_cache(maxsize=1)
@@ -157,29 +299,37 @@ def _default_backend() -> RewriteBackend:
     return make_backend(None, base="inductor")
 
 
-def rewrite_backend(gm: fx.GraphModule, example_inputs):
-    """The ``torch_dynamo_backends`` entry point: Inductor with the shipped rules."""
-    return _default_backend()(gm, example_inputs)
+def rewrite_backend(gm: fx.GraphModule, example_inputs, **kwargs):
+    """The ``torch_dynamo_backends`` entry point: Inductor with the shipped rules (``mode`` and
+    ``options`` as for ``backend="inductor"``)."""
+    return _default_backend()(gm, example_inputs, **kwargs)
 
 
-def inductor_pass(rules: Optional[Sequence] = None, reports: Optional[List[Report]] = None) -> RulePass:
+def inductor_pass(rules=None, reports: Optional[List[Report]] = None) -> RulePass:
     """The post-grad rules as a pass for plain Inductor::
 
-        torch._inductor.config.post_grad_custom_pre_pass = rewrite.backend.inductor_pass()
+        torch._inductor.config.post_grad_custom_post_pass = rewrite.backend.inductor_pass()
 
-    Only the post-grad (reinplacing) rules run this way; dependencies of higher-order ops need
-    the Dynamo graph, which only the ``rewrite`` backend sees."""
+    Only the post-grad rules run this way; dependencies of higher-order ops need the Dynamo
+    graph, which only the ``rewrite`` backend sees."""
     rule_set = rules if isinstance(rules, RuleSet) else RuleSet.load(rules)
-    return RulePass(rule_set, reports if reports is not None else [], [], "forward")
+
+    class _ListSink:
+        def add(self, report, kind, gm):
+            if reports is not None:
+                reports.append(report)
+
+    return RulePass(rule_set, _ListSink())
 
 
 class _CallableModule(types.ModuleType):
     """``rewrite.backend(rules=[...], base="eager")`` builds a backend; the module's names stay
     importable as usual."""
 
-    def __call__(self, rules: Optional[Sequence] = None, base: str = "inductor", strict: bool = False,
-                 cache: bool = True) -> RewriteBackend:
-        return make_backend(rules, base=base, strict=strict, cache=cache)
+    def __call__(self, rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
+                 legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS) -> RewriteBackend:
+        return make_backend(rules, base=base, strict=strict, cache=cache, legality=legality,
+                            keep_graphs=keep_graphs, max_reports=max_reports)
 
 
 sys.modules[__name__].__class__ = _CallableModule

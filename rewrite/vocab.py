@@ -1,38 +1,148 @@
-"""The predicate, function and action vocabulary that rule files may call.
+"""The vocabulary rule files may use: predicates, functions, actions, node attributes and fact
+tables, each declared once with what the checker, the compiler and the generated docs need.
 
-Rule files never contain Python.  Every name a rule calls must be registered here, from Python,
-with its kind and arity; the checker validates calls against this registry and the engine
-dispatches through it.  Built-ins live in :mod:`rewrite.engine.builtins`; users add their own
-with :func:`register_predicate`, :func:`register_function` and :func:`register_action`.
+Rule files never contain Python.  Every name a rule calls is an :class:`Entry` registered here
+from Python, declaring the *kinds* of its parameters and result (``Node``, ``Path``, ``List``,
+``Const``...), the fact tables it needs, the stages it may be used in, and its documentation
+(the docstring).  The checker checks every call against that declaration, the engine dispatches
+through it, ``docs/language.md`` is generated from it.  Adding a predicate is one decorated
+function::
 
-Kinds:
-  * ``predicate``: returns a bool; usable in ``where``, ``profitable``, ``safe``, path ``when``
-    and ``mutates ... when`` clauses.
-  * ``function``: returns a value (a node, a number); usable anywhere an expression is.
-  * ``action``: changes the graph; usable only in ``rewrite`` sections and ``via`` clauses.
+    from rewrite.vocab import Node, predicate
+
+    @predicate()
+    def is_contiguous(ctx, x: Node) -> bool:
+        '''x is laid out contiguously.'''
+        return ctx.facts.is_contiguous(x)
+
+Users register their own with :func:`register_predicate`, :func:`register_function` and
+:func:`register_action` (kinds then come from the annotations, or ``params=``).
+
+This module does not import torch: ``rewrite check`` reads declarations without it.
 """
 from __future__ import annotations
 
 import difflib
+import hashlib
 import inspect
-from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, List, Optional
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Iterable, Optional, Sequence, Tuple
 
-KINDS = ("predicate", "function", "action")
+ENTRY_KINDS = ("predicate", "function", "action")
+
+
+# --------------------------------------------------------------------------- kinds
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a value in a rule is, as far as the checker can tell."""
+
+    name: str
+    doc: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+Node = Kind("node", "a graph node")
+OptNode = Kind("node?", "a graph node, or None")
+Path = Kind("path", "a path bound by a `path` section")
+List = Kind("list", "a list (op arguments such as indices, the operands of a higher-order op)")
+Const = Kind("const", "a constant: number, string, bool or None")
+Number = Kind("number", "a number, or a symbolic size expression")
+Bool = Kind("bool", "true or false")
+Op = Kind("op", "an op name")
+Any = Kind("any", "any value")
+Nothing = Kind("nothing", "no value (actions)")
+
+KINDS: Tuple[Kind, ...] = (Node, OptNode, Path, List, Const, Number, Bool, Op, Any, Nothing)
+
+
+def accepts(param: Kind, arg: Kind) -> bool:
+    """Whether a value of kind ``arg`` may be passed where ``param`` is declared.  A ``node?``
+    is accepted for a ``node`` (a section before the call usually rules None out); a None that
+    reaches such a parameter at run time stops the rule with an error, never counts as false."""
+    if param is Any or arg is Any or param is arg:
+        return True
+    if param is Node:
+        return arg is OptNode
+    if param is OptNode:
+        return arg in (Node, OptNode, Const)
+    if param is Number:
+        return arg is Const
+    if param is Const:
+        return arg in (Number, Bool, Op)
+    if param is Bool:
+        return arg is Const
+    return False
+
+
+# --------------------------------------------------------------------------- entries
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: Kind
 
 
 @dataclass(frozen=True)
 class Entry:
     name: str
-    kind: str
-    arity: int
+    kind: str                        # predicate | function | action
+    params: Tuple[Param, ...]
+    result: Kind
     doc: str
     impl: Callable
+    needs: Tuple[str, ...] = ()      # fact tables the rule set must load
+    stages: Optional[Tuple[str, ...]] = None    # where it may be used (None: everywhere)
     builtin: bool = False
+    version: Optional[str] = None    # given by a registrant; else the code is hashed (cache key)
+
+    @property
+    def arity(self) -> int:
+        return len(self.params)
 
     @property
     def summary(self) -> str:
         return (self.doc or "").strip().splitlines()[0] if self.doc else ""
+
+    def signature(self) -> str:
+        params = ", ".join(f"{p.name}: {p.kind}" for p in self.params)
+        tail = "" if self.kind == "action" else f" -> {self.result}"
+        return f"{self.name}({params}){tail}"
+
+    def fingerprint(self) -> str:
+        """What the FX graph cache key covers of this entry: its version, else its code."""
+        if self.version is not None:
+            return f"{self.name}={self.version}"
+        try:
+            code = inspect.getsource(self.impl)
+        except (OSError, TypeError):
+            code = getattr(getattr(self.impl, "__code__", None), "co_code", repr(self.impl))
+            code = code.hex() if isinstance(code, bytes) else str(code)
+        return f"{self.name}:{hashlib.sha256(code.encode()).hexdigest()}"
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """``x.name`` in a rule: what it applies to, what it gives, how the engine gets it."""
+
+    name: str
+    on: Kind
+    result: Kind
+    doc: str
+    get: Callable                    # get(ctx, value) -> value
+
+
+@dataclass(frozen=True)
+class FactTable:
+    """A ``facts NAME`` table rule files may define, with the keys it may have."""
+
+    name: str
+    keys: Tuple[str, ...]
+    doc: str
 
 
 class VocabularyError(ValueError):
@@ -40,24 +150,33 @@ class VocabularyError(ValueError):
 
 
 class Registry:
-    """Name -> :class:`Entry`.  A registry can be layered over a parent (user additions over the
-    built-ins) so that tests can add names without touching global state."""
+    """Name -> :class:`Entry`, attribute and fact-table declarations.  A registry can be layered
+    over a parent (user additions over the built-ins) so that tests can add names without
+    touching global state."""
 
     def __init__(self, parent: Optional["Registry"] = None):
         self._entries: Dict[str, Entry] = {}
+        self._attributes: Dict[str, Attribute] = {}
+        self._tables: Dict[str, FactTable] = {}
         self._parent = parent
 
-    def register(self, name: str, kind: str, impl: Callable, arity: Optional[int] = None,
-                 doc: Optional[str] = None, builtin: bool = False, replace: bool = False) -> Entry:
-        if kind not in KINDS:
-            raise VocabularyError(f"kind must be one of {KINDS}, not {kind!r}")
+    # ---------------------------------------------------------------- entries
+
+    def register(self, name: str, kind: str, impl: Callable, params: Optional[Sequence] = None,
+                 result: Optional[Kind] = None, doc: Optional[str] = None, needs: Sequence[str] = (),
+                 stages: Optional[Sequence[str]] = None, builtin: bool = False, replace: bool = False,
+                 version: Optional[str] = None, arity: Optional[int] = None) -> Entry:
+        if kind not in ENTRY_KINDS:
+            raise VocabularyError(f"kind must be one of {ENTRY_KINDS}, not {kind!r}")
         if not name.isidentifier():
             raise VocabularyError(f"{name!r} is not a valid name")
-        if arity is None:
-            arity = _arity_of(impl)
         if not replace and self.get(name) is not None:
             raise VocabularyError(f"{name!r} is already registered")
-        entry = Entry(name, kind, arity, inspect.cleandoc(doc or impl.__doc__ or ""), impl, builtin)
+        declared = _params_of(impl, params, arity)
+        if result is None:
+            result = {"predicate": Bool, "action": Nothing}.get(kind) or _result_of(impl)
+        entry = Entry(name, kind, declared, result, inspect.cleandoc(doc or impl.__doc__ or ""), impl,
+                      tuple(needs), tuple(stages) if stages is not None else None, builtin, version)
         self._entries[name] = entry
         return entry
 
@@ -66,31 +185,96 @@ class Registry:
             return self._entries[name]
         return self._parent.get(name) if self._parent is not None else None
 
-    def entries(self) -> List[Entry]:
+    def entries(self) -> list[Entry]:
         merged: Dict[str, Entry] = {}
         if self._parent is not None:
             merged.update({e.name: e for e in self._parent.entries()})
         merged.update(self._entries)
-        return sorted(merged.values(), key=lambda e: (KINDS.index(e.kind), e.name))
+        return sorted(merged.values(), key=lambda e: (ENTRY_KINDS.index(e.kind), e.name))
 
-    def names(self, kinds: Iterable[str] = KINDS) -> List[str]:
+    def names(self, kinds: Iterable[str] = ENTRY_KINDS) -> list[str]:
         kinds = tuple(kinds)
         return [e.name for e in self.entries() if e.kind in kinds]
 
-    def suggest(self, name: str, kinds: Iterable[str] = KINDS) -> Optional[str]:
+    def suggest(self, name: str, kinds: Iterable[str] = ENTRY_KINDS) -> Optional[str]:
         close = difflib.get_close_matches(name, self.names(kinds), n=1, cutoff=0.6)
         return close[0] if close else None
+
+    # ---------------------------------------------------------------- attributes, fact tables
+
+    def attribute(self, attr: Attribute) -> Attribute:
+        self._attributes[attr.name] = attr
+        return attr
+
+    def get_attribute(self, name: str) -> Optional[Attribute]:
+        if name in self._attributes:
+            return self._attributes[name]
+        return self._parent.get_attribute(name) if self._parent is not None else None
+
+    def attributes(self) -> list[Attribute]:
+        merged = dict(self._parent._all_attributes()) if self._parent is not None else {}
+        merged.update(self._attributes)
+        return sorted(merged.values(), key=lambda a: a.name)
+
+    def _all_attributes(self) -> Dict[str, Attribute]:
+        return {a.name: a for a in self.attributes()}
+
+    def fact_table(self, table: FactTable) -> FactTable:
+        self._tables[table.name] = table
+        return table
+
+    def get_fact_table(self, name: str) -> Optional[FactTable]:
+        if name in self._tables:
+            return self._tables[name]
+        return self._parent.get_fact_table(name) if self._parent is not None else None
+
+    def fact_tables(self) -> list[FactTable]:
+        merged = {t.name: t for t in self._parent.fact_tables()} if self._parent is not None else {}
+        merged.update(self._tables)
+        return sorted(merged.values(), key=lambda t: t.name)
 
     def child(self) -> "Registry":
         return Registry(parent=self)
 
 
-def _arity_of(impl: Callable) -> int:
-    """Arity as seen from a rule: the implementation's positional parameters minus the leading
-    ``ctx`` every implementation receives."""
-    params = [p for p in inspect.signature(impl).parameters.values()
-              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
-    return max(0, len(params) - 1)
+def _params_of(impl: Callable, params: Optional[Sequence], arity: Optional[int]) -> Tuple[Param, ...]:
+    """Parameters as seen from a rule: the implementation's positional parameters after the
+    leading ``ctx``, with kinds from ``params`` (kinds or ``(name, kind)`` pairs) or from the
+    annotations (``Any`` where there is none)."""
+    sig = inspect.signature(impl)
+    names = [p.name for p in sig.parameters.values()
+             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty][1:]
+    if arity is not None and arity != len(names):
+        names = names[:arity] + [f"arg{i}" for i in range(len(names), arity)]
+    if params is not None:
+        out = []
+        for i, p in enumerate(params):
+            if isinstance(p, Kind):
+                out.append(Param(names[i] if i < len(names) else f"arg{i}", p))
+            else:
+                out.append(Param(p[0], p[1]))
+        return tuple(out)
+    annotations = getattr(impl, "__annotations__", {})
+    return tuple(Param(n, _kind_of(annotations.get(n), impl)) for n in names)
+
+
+def _result_of(impl: Callable) -> Kind:
+    return _kind_of(getattr(impl, "__annotations__", {}).get("return"), impl)
+
+
+def _kind_of(annotation, impl: Callable) -> Kind:
+    if annotation is None:
+        return Any
+    if isinstance(annotation, str):
+        try:
+            annotation = eval(annotation, dict(getattr(impl, "__globals__", {})))  # noqa: S307 - our own code's annotations
+        except Exception:  # noqa: BLE001 - an annotation we cannot read declares nothing
+            return Any
+    if isinstance(annotation, Kind):
+        return annotation
+    if annotation is bool:
+        return Bool
+    return Any
 
 
 BUILTINS = Registry()
@@ -99,34 +283,75 @@ _USER = BUILTINS.child()
 
 def default_registry() -> Registry:
     """Built-ins plus everything registered through the public API."""
-    import rewrite.engine.builtins  # noqa: F401  (registers the built-ins on first use)
+    import rewrite.builtins  # noqa: F401  (registers the built-ins on first use; a cycle at module level)
 
     return _USER
 
 
-def builtin(kind: str, name: Optional[str] = None, arity: Optional[int] = None):
-    """Decorator used by :mod:`rewrite.engine.builtins`."""
-
+def _declare(kind: str, name: Optional[str], needs, stages, version, arity):
     def deco(fn: Callable) -> Callable:
-        BUILTINS.register(name or fn.__name__.rstrip("_"), kind, fn, arity=arity, builtin=True)
+        BUILTINS.register(name or fn.__name__.rstrip("_"), kind, fn, needs=needs, stages=stages,
+                          builtin=True, version=version, arity=arity)
         return fn
 
     return deco
 
 
+def predicate(name: Optional[str] = None, needs: Sequence[str] = (), stages: Optional[Sequence[str]] = None,
+              version: Optional[str] = None):
+    """Declare a built-in predicate (``fn(ctx, *args) -> bool | Verdict``)."""
+    return _declare("predicate", name, needs, stages, version, None)
+
+
+def function(name: Optional[str] = None, needs: Sequence[str] = (), stages: Optional[Sequence[str]] = None,
+             version: Optional[str] = None):
+    """Declare a built-in function (``fn(ctx, *args) -> value``)."""
+    return _declare("function", name, needs, stages, version, None)
+
+
+def action(name: Optional[str] = None, needs: Sequence[str] = (), stages: Optional[Sequence[str]] = None,
+           version: Optional[str] = None):
+    """Declare a built-in action (``fn(ctx, *args)``), usable in ``rewrite`` and ``via``."""
+    return _declare("action", name, needs, stages, version, None)
+
+
 def register_predicate(name: str, fn: Callable, arity: Optional[int] = None, doc: Optional[str] = None,
-                       registry: Optional[Registry] = None) -> Entry:
-    """Register ``fn(ctx, *args) -> bool`` as a predicate callable from rule files."""
-    return (registry or _USER).register(name, "predicate", fn, arity, doc)
+                       registry: Optional[Registry] = None, params: Optional[Sequence] = None,
+                       needs: Sequence[str] = (), stages: Optional[Sequence[str]] = None,
+                       version: Optional[str] = None) -> Entry:
+    """Register ``fn(ctx, *args) -> bool`` as a predicate callable from rule files.  ``version``
+    names the behaviour for Inductor's FX graph cache; without it the code is hashed."""
+    return (registry or _USER).register(name, "predicate", fn, params, None, doc, needs, stages,
+                                        version=version, arity=arity)
 
 
 def register_function(name: str, fn: Callable, arity: Optional[int] = None, doc: Optional[str] = None,
-                      registry: Optional[Registry] = None) -> Entry:
+                      registry: Optional[Registry] = None, params: Optional[Sequence] = None,
+                      result: Optional[Kind] = None, needs: Sequence[str] = (),
+                      stages: Optional[Sequence[str]] = None, version: Optional[str] = None) -> Entry:
     """Register ``fn(ctx, *args) -> value`` as a function callable from rule files."""
-    return (registry or _USER).register(name, "function", fn, arity, doc)
+    return (registry or _USER).register(name, "function", fn, params, result, doc, needs, stages,
+                                        version=version, arity=arity)
 
 
 def register_action(name: str, fn: Callable, arity: Optional[int] = None, doc: Optional[str] = None,
-                    registry: Optional[Registry] = None) -> Entry:
+                    registry: Optional[Registry] = None, params: Optional[Sequence] = None,
+                    needs: Sequence[str] = (), stages: Optional[Sequence[str]] = None,
+                    version: Optional[str] = None) -> Entry:
     """Register ``fn(ctx, *args)`` as a graph action usable in ``rewrite`` and ``via``."""
-    return (registry or _USER).register(name, "action", fn, arity, doc)
+    return (registry or _USER).register(name, "action", fn, params, None, doc, needs, stages,
+                                        version=version, arity=arity)
+
+
+def attribute(name: str, on: Kind, result: Kind, doc: str):
+    """Declare a built-in node attribute; the decorated function is its getter."""
+    def deco(fn: Callable) -> Callable:
+        BUILTINS.attribute(Attribute(name, on, result, inspect.cleandoc(doc), fn))
+        return fn
+
+    return deco
+
+
+def fact_table(name: str, keys: Sequence[str], doc: str) -> FactTable:
+    """Declare a fact table rule files may define."""
+    return BUILTINS.fact_table(FactTable(name, tuple(keys), inspect.cleandoc(doc)))

@@ -1,10 +1,12 @@
-"""The analyses behind the predicate vocabulary, for one FX graph.
+"""The analyses behind the predicate vocabulary, for one FX graph during one pass.
 
 Everything is computed lazily and locally (from a node's users, its fake-tensor metadata and the
 op schema), so a query costs time proportional to the neighbourhood it looks at, not to the
-graph: the engine can run to a fixpoint on 50k-node graphs in linear time.  The one global index
-(storage key -> nodes) is built on first use and kept current by :meth:`note_new_node`; the
-engine drops the whole object after a rollback.
+graph: the engine can run to a fixpoint on 50k-node graphs in linear time.  The global indexes
+(storage -> nodes, Inductor's simulated decisions) are built on first use and kept current
+through :meth:`note_new_node` and :meth:`note_changed`.
+
+Predicates return a :class:`~rewrite.analysis.verdict.Verdict`: the answer and what was found.
 """
 from __future__ import annotations
 
@@ -16,38 +18,38 @@ import torch.fx as fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 from torch.multiprocessing.reductions import StorageWeakRef
 
-from rewrite.analysis import mutation, regions
+from rewrite.analysis import layout_maps, mutation, op_families, regions
+from rewrite.analysis.fake import fake_mode_of, fake_value
+from rewrite.analysis.inductor_reinplace import simulate
+from rewrite.analysis.lowering import LoweringModel
 from rewrite.analysis.op_names import op_display_name, targets_match
-
-_VIEW_SCATTERS = ("slice_scatter", "select_scatter", "diagonal_scatter", "as_strided_scatter")
-
-
-def meta_value(node) -> Optional[torch.Tensor]:
-    if not isinstance(node, fx.Node):
-        return None
-    val = node.meta.get("val", node.meta.get("example_value"))
-    return val if isinstance(val, torch.Tensor) else None
-
-
-def fake_args(a):
-    """``a`` (an argument structure) with every node replaced by its fake value: a FakeTensor,
-    or a SymInt for a symbolic size."""
-    return torch.fx.node.map_aggregate(
-        a, lambda n: n.meta.get("val", n.meta.get("example_value")) if isinstance(n, fx.Node) else n)
-
-
-def is_view_scatter(node: fx.Node) -> bool:
-    target = getattr(node, "target", None)
-    return isinstance(target, torch._ops.OpOverload) and target.__name__.split(".")[0] in _VIEW_SCATTERS
+from rewrite.analysis.verdict import Verdict, no, yes
 
 
 class GraphFacts:
-    def __init__(self, graph: fx.Graph, graph_kind: str = "inference"):
+    def __init__(self, graph: fx.Graph, graph_kind: str = "inference", root: Optional[fx.GraphModule] = None,
+                 materialized: Optional[Dict] = None):
         self.graph = graph
         self.graph_kind = graph_kind
+        self.root = root
+        self.materialized = materialized or {}
         self._storage: Dict[fx.Node, object] = {}
         self._by_storage: Optional[Dict[object, List[fx.Node]]] = None
-        self.witness: Optional[str] = None   # detail of the last positive answer, for why-not traces
+        # writes present when the pass started: AOTAutograd's copy-back epilogue
+        self.original_writes = {n for n in graph.nodes if n.op == "call_function" and op_families.written_nodes(n)}
+        self._simulation = None
+        self._lowering = None
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def note_new_node(self, node: fx.Node) -> None:
+        if self._by_storage is not None and (fake_value(node) is not None or mutation.view_source(node) is not None):
+            self._by_storage[self.storage_key(node)].append(node)
+
+    def note_changed(self) -> None:
+        """A transaction committed: drop what depends on the whole graph."""
+        self._simulation = None
+        self._lowering = None
 
     # ------------------------------------------------------------------ storage and aliasing
 
@@ -56,11 +58,12 @@ class GraphFacts:
             return None
         if node in self._storage:
             return self._storage[node]
-        val = meta_value(node)
+        val = fake_value(node)
         key = None
         if val is not None:
             try:
-                key = StorageWeakRef(val.untyped_storage())
+                # a plain tuple: StorageWeakRef's own == fails against anything but its kind
+                key = ("storage", StorageWeakRef(val.untyped_storage()).cdata)
             except (RuntimeError, NotImplementedError, TypeError):
                 key = None
         if key is None:
@@ -73,28 +76,24 @@ class GraphFacts:
         if self._by_storage is None:
             self._by_storage = defaultdict(list)
             for n in self.graph.nodes:
-                if meta_value(n) is not None or mutation.view_source(n) is not None:
+                if fake_value(n) is not None or mutation.view_source(n) is not None:
                     self._by_storage[self.storage_key(n)].append(n)
         return self._by_storage
-
-    def note_new_node(self, node: fx.Node) -> None:
-        if self._by_storage is not None and (meta_value(node) is not None or mutation.view_source(node) is not None):
-            self._by_storage[self.storage_key(node)].append(node)
 
     def aliases(self, node: fx.Node) -> List[fx.Node]:
         """Every live node sharing ``node``'s storage, ``node`` included."""
         key = self.storage_key(node)
         return [n for n in self._index().get(key, [node]) if n.graph is self.graph and not n._erased] or [node]
 
-    def same_storage(self, a, b) -> bool:
+    def same_storage(self, a, b) -> Verdict:
         ka, kb = self.storage_key(a), self.storage_key(b)
-        return ka is not None and ka == kb
+        return Verdict(ka is not None and ka == kb)
 
-    def is_view(self, x) -> bool:
+    def is_view(self, x) -> Verdict:
         if not isinstance(x, fx.Node):
-            return False
+            return no(f"{x!r} is not a node")
         src = mutation.view_source(x)
-        return src is not None and self.same_storage(src, x)
+        return Verdict(src is not None and bool(self.same_storage(src, x)), f"{x.name} views {src.name}" if src else "")
 
     def views_of(self, x: fx.Node, stop: Optional[fx.Node] = None) -> List[fx.Node]:
         """x and the nodes derived from it by view ops, transitively (not through ``stop``)."""
@@ -107,21 +106,20 @@ class GraphFacts:
 
     # ------------------------------------------------------------------ uses and liveness
 
-    def used_after(self, x, n, exclude: Iterable[fx.Node] = ()) -> bool:
+    def used_after(self, x, n, exclude: Iterable[fx.Node] = ()) -> Verdict:
         if not isinstance(x, fx.Node):
-            return False
+            return no(f"{x!r} is not a node")
         excluded = set(exclude)
         for v in self.views_of(x, stop=n):
             for u in v.users:
                 if u is not n and u not in excluded and (u.op == "output" or n < u) \
                         and mutation.view_source(u) is not v:
-                    self.witness = f"{u.name} reads {v.name}"
-                    return True
-        return False
+                    return yes(f"{u.name} reads {v.name}")
+        return no()
 
-    def alias_used_between(self, x, a, b, exclude: Iterable[fx.Node] = ()) -> bool:
+    def alias_used_between(self, x, a, b, exclude: Iterable[fx.Node] = ()) -> Verdict:
         if not isinstance(x, fx.Node):
-            return False
+            return no(f"{x!r} is not a node")
         excluded = set(exclude)
         for alias in self.aliases(x):
             for u in alias.users:
@@ -130,9 +128,8 @@ class GraphFacts:
                 after_a = u.op == "output" or a < u
                 before_b = b is None or (u.op != "output" and u < b)
                 if after_a and before_b:
-                    self.witness = f"{u.name} ({_op_name(u)}) reads {alias.name}"
-                    return True
-        return False
+                    return yes(f"{u.name} ({_op_name(u)}) reads {alias.name}")
+        return no()
 
     # ------------------------------------------------------------------ copy-back epilogues
 
@@ -149,151 +146,231 @@ class GraphFacts:
                         found = u
         return found
 
+    def _overwritten_read(self, n: fx.Node):
+        """``(alias read, original write)`` when ``n`` reads, through an alias not derived from
+        the write, memory an original (epilogue) write changed before ``n``."""
+        if not isinstance(n, fx.Node) or n.op not in ("call_function", "output"):
+            return None
+        for operand in mutation.nodes_in((n.args, n.kwargs)):
+            if fake_value(operand) is None:
+                continue
+            chain = [operand]
+            while op_families.alias_source(chain[-1]) is not None:
+                chain.append(op_families.alias_source(chain[-1]))
+            root = chain[-1]
+            if root.op != "placeholder":
+                continue
+            for w in sorted(self.original_writes):
+                if w._erased or not (w < n) or w in chain or w is n:
+                    continue
+                if any(op_families.alias_source(c) is w for c in chain):
+                    continue
+                if any(self.same_storage(d, root) for d in op_families.written_nodes(w)):
+                    return operand, w
+        return None
+
+    def reads_overwritten_input(self, n) -> Verdict:
+        found = self._overwritten_read(n)
+        if found is None:
+            return no()
+        operand, w = found
+        return yes(f"{n.name} reads {operand.name} after {w.name} overwrote it")
+
+    def overwriting_write(self, n) -> Optional[fx.Node]:
+        found = self._overwritten_read(n)
+        return found[1] if found else None
+
     # ------------------------------------------------------------------ materialization
 
-    def realized(self, x, materialized: Dict[str, frozenset] = None) -> bool:
+    def realized(self, x, materialized: Dict[str, frozenset] = None) -> Verdict:
         if not isinstance(x, fx.Node):
-            return False
+            return no(f"{x!r} is not a node")
         if x.op in ("placeholder", "get_attr"):
-            return True
+            return yes(f"{x.name} is a graph input")
         extern = (materialized or {}).get("extern", frozenset())
         if x.op == "call_function" and extern and targets_match(x.target, extern):
-            return True
+            return yes(f"{x.name} ({_op_name(x)}) is an extern kernel")
         for u in x.users:
-            if u.op == "output" or x in mutation.written_operands(u):
-                return True
-        return False
+            if u.op == "output":
+                return yes(f"{x.name} is an output")
+            if x in mutation.written_operands(u):
+                return yes(f"{u.name} writes {x.name}")
+        return no(f"{x.name} ({_op_name(x)}) can be fused")
 
     # ------------------------------------------------------------------ layout and memory
 
-    def same_layout(self, a, b) -> bool:
-        va, vb = meta_value(a), meta_value(b)
+    def same_layout(self, a, b) -> Verdict:
+        va, vb = fake_value(a), fake_value(b)
         if va is None or vb is None:
-            return False
-        return (va.dtype == vb.dtype and _same_ints(va.shape, vb.shape)
+            return no("no layout metadata")
+        same = (va.dtype == vb.dtype and _same_ints(va.shape, vb.shape)
                 and _same_ints(va.stride(), vb.stride()) and va.device == vb.device)
+        return Verdict(same, "" if same else f"{tuple(va.shape)}/{tuple(va.stride())} vs {tuple(vb.shape)}/{tuple(vb.stride())}")
 
     def region(self, x) -> Optional[regions.Region]:
-        if is_view_scatter(x):
+        if op_families.is_view_scatter(x):
             return regions.scatter_destination(x, self.storage_key)
         return regions.region_of_node(x, self.storage_key)
 
-    def may_overlap(self, a, b) -> bool:
+    def may_overlap(self, a, b) -> Verdict:
         if not isinstance(a, fx.Node) or not isinstance(b, fx.Node):
-            return False
-        target_b = b.args[0] if is_view_scatter(b) else b
-        target_a = a.args[0] if is_view_scatter(a) else a
+            return no()
+        target_b = b.args[0] if op_families.is_view_scatter(b) else b
+        target_a = a.args[0] if op_families.is_view_scatter(a) else a
         if not self.same_storage(target_a, target_b):
-            return False
+            return no("different storages")
         ra, rb = self.region(a), self.region(b)
         if ra is None or rb is None:
-            self.witness = "no layout metadata"
-            return True
+            return yes("no layout metadata")
         answer = regions.may_overlap(ra, rb)
-        if answer:
-            self.witness = f"{a.name} and {b.name} share storage"
-        return answer
+        return Verdict(answer, f"{a.name} and {b.name} share storage" if answer else "disjoint regions")
 
-    def operands_overlap_write(self, u) -> bool:
+    def operands_overlap_write(self, u) -> Verdict:
         """Some operand of ``u`` other than the one it writes shares memory with what ``u``
         writes (for a view scatter: its destination region; otherwise its whole first operand)."""
         if not isinstance(u, fx.Node) or u.op != "call_function" or not u.args:
-            return False
+            return no()
         written = u.args[0]
-        others = [u.args[1]] if is_view_scatter(u) else list(u.args[1:]) + list(u.kwargs.values())
+        others = [u.args[1]] if op_families.is_view_scatter(u) else list(u.args[1:]) + list(u.kwargs.values())
         for other in mutation.nodes_in(others):
             if other is written:
-                self.witness = f"{u.name} reads {other.name}, which it writes"
-                return True
-            if self.same_storage(other, written) and self.may_overlap(other, u if is_view_scatter(u) else written):
-                self.witness = f"{other.name} overlaps what {u.name} writes"
-                return True
-        return False
+                return yes(f"{u.name} reads {other.name}, which it writes")
+            if self.same_storage(other, written) and self.may_overlap(other, u if op_families.is_view_scatter(u) else written):
+                return yes(f"{other.name} overlaps what {u.name} writes")
+        return no()
 
-    def undoes_view(self, w, v) -> bool:
+    def undoes_view(self, w, v) -> Verdict:
         """Applying view ``v`` to its source and then view ``w`` to the result gives back the
         source's exact layout (sizes, strides and offset): ``w`` is the inverse of ``v``.
-        Decided by running both view ops on the source's fake tensor."""
+        Decided by replaying both view ops on the source's fake tensor."""
         if not (isinstance(w, fx.Node) and isinstance(v, fx.Node)) or not v.args:
-            return False
+            return no()
         if mutation.view_source(w) is None or mutation.view_source(v) is None:
-            return False
-        source = meta_value(v.args[0])
-        fake_mode = getattr(source, "fake_mode", None)
-        if fake_mode is None:
-            return False
-        try:
-            with fake_mode:
-                once = v.target(source, *fake_args(v.args[1:]), **fake_args(v.kwargs))
-                back = w.target(once, *fake_args(w.args[1:]), **fake_args(w.kwargs))
-        except Exception:  # the ops do not compose on these shapes: not an inverse
-            return False
-        same = (_same_ints(back.shape, source.shape) and _same_ints(back.stride(), source.stride())
-                and statically_known_true(back.storage_offset() == source.storage_offset()))
-        if not same:
-            self.witness = f"{w.name} after {v.name} gives {tuple(back.shape)}/{tuple(back.stride())}"
-        return same
+            return no(f"{w.name} or {v.name} is not a view")
+        source = fake_value(v.args[0])
+        if fake_mode_of(source) is None:
+            return no("no fake values")
+        got = layout_maps.replay([v, w], source)
+        want = layout_maps.map_of_tensor(source)
+        if got is None:
+            return no(f"{w.name} does not apply to the result of {v.name}")
+        return Verdict(got == want, "" if got == want else f"{w.name} after {v.name} gives {got}, not {want}")
 
-    def internal_overlap(self, x) -> bool:
+    def internal_overlap(self, x) -> Verdict:
         r = self.region(x)
-        return True if r is None else regions.has_internal_overlap(r)
+        return Verdict(True, "no layout metadata") if r is None else Verdict(regions.has_internal_overlap(r))
 
     def numel(self, x):
-        v = meta_value(x)
-        return v.numel() if v is not None else 0
+        v = fake_value(x)
+        return layout_maps.dim_key(v.numel()) if v is not None else 0
 
-    def nbytes(self, x) -> int:
-        v = meta_value(x)
+    def nbytes(self, x):
+        """Bytes of x's elements; a sympy expression on symbolic shapes (never specialized)."""
+        v = fake_value(x)
         if v is None:
             return 0
-        try:
-            return int(v.numel()) * v.element_size()
-        except (TypeError, RuntimeError):
-            return 0
+        return layout_maps.dim_key(v.numel()) * v.element_size()
+
+    # ------------------------------------------------------------------ node attributes
+
+    @staticmethod
+    def operands(v) -> dict:
+        if not isinstance(v, fx.Node) or v.op != "call_function":
+            return {}
+        bound = mutation.bound_arguments(v)
+        if bound is None:
+            return {str(i): a for i, a in enumerate(v.args)}
+        return {name: (None if value is mutation.MISSING else value) for name, value in bound}
+
+    @staticmethod
+    def mutated_operand(v) -> Optional[fx.Node]:
+        written = mutation.written_operands(v)
+        return written[0] if written else None
+
+    @staticmethod
+    def op_name(v) -> str:
+        return op_display_name(v.target) if isinstance(v, fx.Node) else str(v)
+
+    @staticmethod
+    def dtype(v):
+        val = fake_value(v)
+        return val.dtype if val is not None else None
+
+    @staticmethod
+    def shape(v):
+        val = fake_value(v)
+        return tuple(layout_maps.shape_key(val.shape)) if val is not None else None
+
+    @staticmethod
+    def stride(v):
+        val = fake_value(v)
+        return tuple(layout_maps.shape_key(val.stride())) if val is not None else None
 
     # ------------------------------------------------------------------ kinds
 
     @staticmethod
-    def is_input(x) -> bool:
-        return isinstance(x, fx.Node) and x.op == "placeholder"
+    def is_input(x) -> Verdict:
+        return Verdict(isinstance(x, fx.Node) and x.op == "placeholder")
 
     @staticmethod
-    def is_const(x) -> bool:
+    def is_const(x) -> Verdict:
         if isinstance(x, (list, tuple)):
-            return all(GraphFacts.is_const(v) for v in x)
-        return not isinstance(x, fx.Node)
+            return Verdict(all(GraphFacts.is_const(v) for v in x))
+        return Verdict(not isinstance(x, fx.Node))
 
     # ------------------------------------------------------------------ autograd
 
-    def saved_for_backward(self, x, table: Dict[str, frozenset]) -> bool:
-        if self.graph_kind not in ("forward", "joint") or not isinstance(x, fx.Node) or not table:
-            return False
+    def saved_for_backward(self, x, table: Dict[str, frozenset]) -> Verdict:
+        if self.graph_kind not in ("forward", "joint") or not isinstance(x, fx.Node):
+            return no(f"not a training graph ({self.graph_kind})" if isinstance(x, fx.Node) else "")
         keeps_output = table.get("output", frozenset()) | table.get("both", frozenset())
         keeps_input = table.get("input", frozenset()) | table.get("both", frozenset())
         if x.op == "call_function" and targets_match(x.target, keeps_output):
-            self.witness = f"{x.name} ({_op_name(x)}) keeps its output for backward"
-            return True
+            return yes(f"{x.name} ({_op_name(x)}) keeps its output for backward")
         for u in x.users:
             if u.op == "call_function" and targets_match(u.target, keeps_input):
-                self.witness = f"{u.name} ({_op_name(u)}) keeps its input {x.name} for backward"
-                return True
-        return False
+                return yes(f"{u.name} ({_op_name(u)}) keeps its input {x.name} for backward")
+        return no()
+
+    # ------------------------------------------------------------------ Inductor's own pass
+
+    def _simulated(self):
+        if self._simulation is None:
+            self._simulation = simulate(self.root, self.graph, self.materialized)
+        return self._simulation
+
+    def inductor_reinplaces(self, n) -> Verdict:
+        decision = self._simulated().decisions.get(n)
+        return Verdict(decision is not None, f"Inductor would write {n.name} in place" if decision else "")
+
+    def inductor_reinplace_unsafe(self, n) -> Verdict:
+        decision = self._simulated().decisions.get(n)
+        if decision is None or not decision.unsafe:
+            return no()
+        return yes(decision.unsafe)
+
+    def lowering_hazard(self, w) -> Verdict:
+        if self._lowering is None:
+            self._lowering = LoweringModel(self.graph, self.materialized)
+        hazards = self._lowering.hazards([w]) if isinstance(w, fx.Node) else []
+        return yes(hazards[0].describe()) if hazards else no()
 
     # ------------------------------------------------------------------ subgraphs
 
-    def subgraph_mutates(self, root: fx.GraphModule, subgraph_node, operand) -> bool:
+    def subgraph_mutates(self, root: fx.GraphModule, subgraph_node, operand) -> Verdict:
         """Does the subgraph passed to a higher-order op through ``subgraph_node`` write into the
         placeholder that receives ``operand``?"""
         if not isinstance(subgraph_node, fx.Node) or subgraph_node.op != "get_attr":
-            return False
+            return no(f"{subgraph_node!r} is not a subgraph")
         sub = getattr(root, subgraph_node.target, None)
         hops = [u for u in subgraph_node.users if u.op == "call_function"]
         if not isinstance(sub, fx.GraphModule) or not hops:
-            return False
+            return no()
         positions = [i for i, v in enumerate(hop_operands(hops[0])) if v is operand]
         placeholders = [n for n in sub.graph.nodes if n.op == "placeholder"]
         written = subgraph_written_placeholders(sub)
-        return any(p < len(placeholders) and placeholders[p] in written for p in positions)
+        hit = [placeholders[p].name for p in positions if p < len(placeholders) and placeholders[p] in written]
+        return Verdict(bool(hit), f"{subgraph_node.target} writes {hit[0]}" if hit else "")
 
 
 def hop_operands(hop: fx.Node) -> List:
@@ -339,3 +416,4 @@ def _same_ints(a, b) -> bool:
 
 def _op_name(node: fx.Node) -> str:
     return op_display_name(node.target)
+

@@ -12,6 +12,8 @@ from typing import Any, List, Optional, Tuple
 import torch
 import torch.fx as fx
 
+from rewrite.analysis import op_families
+
 _VIEW_METHODS = frozenset({
     "view", "view_as", "reshape", "reshape_as", "transpose", "t", "permute", "select", "narrow",
     "expand", "expand_as", "squeeze", "unsqueeze", "flatten", "unflatten", "diagonal", "as_strided",
@@ -77,7 +79,7 @@ def written_operands(node: fx.Node) -> List[fx.Node]:
 
 
 def is_copy_target(target) -> bool:
-    return target in (torch.ops.aten.copy_.default, torch.ops.aten.copy_, torch.Tensor.copy_)
+    return op_families.is_copy_target(target)
 
 
 def is_copy(node: fx.Node) -> bool:

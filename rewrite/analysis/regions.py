@@ -27,6 +27,7 @@ from typing import Callable, Mapping, Optional, Sequence
 
 import sympy
 import torch
+from torch.multiprocessing.reductions import StorageWeakRef
 
 from rewrite.analysis.mutation import MISSING, bound_arguments
 
@@ -272,10 +273,9 @@ def _floordiv(a, b):
 
 
 def default_storage_key(t: torch.Tensor):
-    """Storage identity of a (possibly fake) tensor, hashable and comparable."""
-    from torch.multiprocessing.reductions import StorageWeakRef
-
-    return StorageWeakRef(t.untyped_storage())
+    """Storage identity of a (possibly fake) tensor, hashable and comparable with anything (a
+    tuple: ``StorageWeakRef`` itself fails to compare with other kinds of keys)."""
+    return ("storage", StorageWeakRef(t.untyped_storage()).cdata)
 
 
 def region_of_tensor(t: torch.Tensor, storage_key) -> Region:
@@ -475,11 +475,16 @@ def scatter_destination(
     unresolved ``Min``/``Max`` is taken from ``src`` instead (the op requires
     the two to be equal).
     """
-    view = _SCATTER_VIEWS.get(node.target) if node.op == "call_function" else None
-    if view is None:
+    if node.op != "call_function" or node.target not in _SCATTER_VIEWS:
         return None
     base = region_of_node(node.args[0], storage_key_of)
-    if base is None:
+    return None if base is None else scatter_destination_of_region(node, base)
+
+
+def scatter_destination_of_region(node: torch.fx.Node, base: Region) -> Optional[Region]:
+    """Like :func:`scatter_destination`, for a base laid out as ``base``."""
+    view = _SCATTER_VIEWS.get(node.target) if node.op == "call_function" else None
+    if view is None:
         return None
     try:
         dest = view(base, *_bound_view_args(node))

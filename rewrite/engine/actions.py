@@ -1,96 +1,176 @@
-"""Graph actions over ATen graphs: reinplacing, rewiring, erasing.
+"""Graph edits the built-in actions make, all through the candidate's transaction.
 
-In-place forms are found from the op schemas, never from a hand-written table:
-* ``X_scatter(base, src, *args)`` has the view op ``X`` whose schema is ``X(self, *args)``;
-  the in-place form is ``X(base, *args).copy_(src)``.
-* ``op.overload(self, ...)`` has ``op_.overload(self(a!), ...)`` with the same argument list;
-  ``_unsafe_op`` falls back to ``op_`` (``_unsafe_index_put`` -> ``index_put_``).
+In-place forms come from the op schemas (:mod:`rewrite.analysis.op_families`), never from a
+hand-written table: ``X_scatter(base, src, *args)`` becomes ``X(base, *args).copy_(src)``,
+``op.overload(self, ...)`` becomes ``op_.overload(self, ...)``.  No edit may create an op
+Inductor cannot compile (:mod:`rewrite.analysis.inductor_ops`), on either base, so that the eager
+base never accepts what Inductor would crash on.
 """
 from __future__ import annotations
 
-import functools
 from typing import Optional, Tuple
 
 import torch
 import torch.fx as fx
 
-from rewrite.analysis import mutation
-from rewrite.analysis.graph_facts import is_view_scatter
+from rewrite.analysis import mutation, op_families
+from rewrite.analysis.fake import fake_value
+from rewrite.analysis.inductor_ops import cannot_compile
+from rewrite.analysis.lowering import LoweringModel
+from rewrite.engine import hop_actions
+from rewrite.engine.errors import ActionError
+
+aten = torch.ops.aten
+
+#: How many rounds ``materialize_hazards`` repairs before it gives up.
+HAZARD_ROUNDS = 8
 
 
-class ActionError(RuntimeError):
-    pass
+class Editor:
+    """The actions of one candidate: ``ctx.edit`` (``ctx.txn`` is its transaction)."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    @property
+    def txn(self):
+        return self.ctx.txn
+
+    def insert(self, target, args, kwargs=None, *, before=None, after=None, like=None) -> fx.Node:
+        """Insert a call of ``target``; refuse ops Inductor cannot compile."""
+        if isinstance(target, torch._ops.OpOverload):
+            reason = cannot_compile(target)
+            if reason is not None:
+                raise ActionError(reason)
+        return self.txn.insert("call_function", target, args, kwargs, before=before, after=after, like=like)
+
+    # ------------------------------------------------------------------ reinplacing
+
+    def reinplace(self, node) -> None:
+        if not isinstance(node, fx.Node) or node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
+            raise ActionError(f"reinplace needs an ATen op node, got {node}")
+        if op_families.is_view_scatter(node):
+            view_op = op_families.view_op_for_scatter(node.target)
+            if view_op is None:
+                raise ActionError(f"no view op for {node.target}")
+            base, src, *rest = _positional(node)
+            view = self.insert(view_op, (base, *rest), before=node, like=node)
+            self.insert(aten.copy_.default, (view, src), before=node, like=node)
+            result = base
+        else:
+            op = op_families.inplace_variant(node.target)
+            if op is None:
+                raise ActionError(f"{node.target} has no in-place variant")
+            result = node.args[0]
+            if not (op_families.is_copy_target(op) and node.args[1] is result):  # copy_(x, x) does nothing
+                self.insert(op, node.args, node.kwargs, before=node, like=node)
+        self.txn.replace_uses(node, result)
+        self.txn.erase(node)
+
+    def erase(self, node) -> None:
+        if not isinstance(node, fx.Node):
+            raise ActionError(f"erase needs a node, got {node!r}")
+        if mutation.is_copy(node) and node.args[1] is node.args[0]:
+            self.txn.replace_uses(node, node.args[0])       # copy_(x, x): nothing to keep
+        elif mutation.is_copy(node) and not self.ctx.legality_enabled:
+            raise ActionError(f"erasing {node.name} would drop the write of {node.args[1].name} into "
+                              f"{node.args[0].name} (and the legality check is off)")
+        elif mutation.is_copy(node):
+            self.txn.replace_uses(node, node.args[0])
+        elif any(u not in self.txn.to_erase for u in node.users):
+            raise ActionError(f"cannot erase {node.name}: it has users")
+        self.txn.erase(node)
+
+    def replace_uses(self, old, new) -> None:
+        if not isinstance(old, fx.Node):
+            raise ActionError(f"replace_uses needs a node, got {old!r}")
+        self.txn.replace_uses(old, new)
+
+    def move_before(self, node, anchor) -> None:
+        if not isinstance(node, fx.Node) or not isinstance(anchor, fx.Node):
+            raise ActionError(f"move_before needs two nodes, got {node!r} and {anchor!r}")
+        if anchor < node:
+            moved = self.txn.copy_node(node, lambda n: n, before=anchor)
+            self.txn.replace_uses(node, moved)
+            self.txn.erase(node)
+            self.ctx.rebind(node, moved)
+
+    def build(self, target, args, kwargs) -> fx.Node:
+        """A result pattern: a new call of ``target`` before the rule's root node."""
+        return self.insert(target, tuple(args), dict(kwargs), before=self.ctx.root_node, like=self.ctx.root_node)
+
+    # ------------------------------------------------------------------ materializing
+
+    def copy_of(self, value: fx.Node, *, before: Optional[fx.Node] = None, after: Optional[fx.Node] = None) -> fx.Node:
+        """``copy_(empty_like(value), clone(value))``: a buffer of its own holding ``value``.
+        (A copy of a lazily computed value is where Inductor computes it; the ``clone`` keeps
+        Inductor from aliasing the buffer when ``value`` is already materialized.)"""
+        if fake_value(value) is None:
+            raise ActionError(f"{value.name} is not a tensor")
+        if after is not None:
+            empty = self.insert(aten.empty_like.default, (value,), after=after, like=value)
+        else:
+            empty = self.insert(aten.empty_like.default, (value,), before=before, like=value)
+        clone = self.insert(aten.clone.default, (value,), after=empty, like=value)
+        return self.insert(aten.copy_.default, (empty, clone), after=clone, like=value)
+
+    def materialize(self, value) -> None:
+        if not isinstance(value, fx.Node):
+            raise ActionError(f"materialize needs a node, got {value!r}")
+        users = [u for u in value.users if u not in self.txn.to_erase]
+        copy = self.copy_of(value, after=value)
+        self.txn.replace_uses(value, copy, where=lambda u: u in users)
+
+    def materialize_for(self, value: fx.Node, reader: fx.Node) -> None:
+        """Make ``reader`` read a copy of ``value`` taken right before it."""
+        copy = self.copy_of(value, before=reader)
+        self.txn._remember(reader)
+        reader.replace_input_with(value, copy)
+
+    def materialize_hazards(self) -> None:
+        writes = self.txn.writes_created()
+        for _ in range(HAZARD_ROUNDS):
+            model = LoweringModel(self.ctx.graph, self.ctx.fact_table("materialized"))
+            hazards = model.hazards(writes, absent=self.txn.to_erase)
+            if not hazards:
+                return
+            for hazard in hazards:
+                self._repair(hazard)
+        raise ActionError("lowering hazards remain after materializing: " + hazards[0].describe())
+
+    def _repair(self, hazard) -> None:
+        reader, operand = hazard.reader, hazard.operand
+        if reader is hazard.write or _numel(operand) <= _numel(reader):
+            self.materialize_for(operand, reader)
+        else:
+            users = list(reader.users)
+            copy = self.copy_of(reader, after=reader)
+            self.txn.replace_uses(reader, copy, where=lambda u: u in users)
+
+    def privatize(self, node) -> None:
+        """``node`` (a scatter or an indexed update) works on a private copy of its base."""
+        if not isinstance(node, fx.Node) or not node.args or not isinstance(node.args[0], fx.Node):
+            raise ActionError(f"privatize needs an op node with a tensor first argument, got {node!r}")
+        copy = self.copy_of(node.args[0], before=node)
+        self.txn.set_args(node, (copy, *node.args[1:]))
+
+    # ------------------------------------------------------------------ higher-order ops
+
+    def thread_as_carried(self, loop) -> None:
+        hop_actions.thread_as_carried(self.ctx, loop)
+
+    def return_from_branches(self, cond) -> None:
+        hop_actions.return_from_branches(self.ctx, cond)
 
 
-def _same_arg_types(a, b) -> bool:
-    return [str(x.type) for x in a] == [str(x.type) for x in b]
-
-
-@functools.lru_cache(maxsize=None)
-def view_op_for_scatter(scatter: torch._ops.OpOverload) -> Optional[torch._ops.OpOverload]:
-    """The view op a scatter writes through: ``slice_scatter.default`` -> ``slice.Tensor``."""
-    name = scatter.__name__.split(".")[0]
-    if not name.endswith("_scatter"):
-        return None
-    packet = getattr(getattr(torch.ops, scatter.namespace), name[: -len("_scatter")], None)
-    if packet is None:
-        return None
-    want = scatter._schema.arguments[2:]
-    for overload in packet.overloads():
-        candidate = getattr(packet, overload)
-        args = candidate._schema.arguments
-        if args and _same_arg_types(args[1:], want) and candidate._schema.returns[0].alias_info is not None:
-            return candidate
-    return None
-
-
-@functools.lru_cache(maxsize=None)
-def inplace_variant(op: torch._ops.OpOverload) -> Optional[torch._ops.OpOverload]:
-    """``add.Tensor`` -> ``add_.Tensor``: same overload name and argument types, first argument
-    written (``Tensor(a!)``)."""
-    ns = getattr(torch.ops, op.namespace)
-    base = op.__name__.split(".")[0]
-    names = [base + "_"]
-    if base.startswith("_unsafe_"):
-        names.append(base[len("_unsafe_"):] + "_")
-    for name in names:
-        packet = getattr(ns, name, None)
-        if packet is None:
-            continue
-        for overload in packet.overloads():
-            cand = getattr(packet, overload)
-            args = cand._schema.arguments
-            if (args and args[0].alias_info is not None and args[0].alias_info.is_write
-                    and _same_arg_types(args, op._schema.arguments)):
-                return cand
-    return None
-
-
-def reinplace(ctx, node: fx.Node) -> None:
-    if not isinstance(node, fx.Node) or node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
-        raise ActionError(f"reinplace needs an ATen op node, got {node}")
-    txn = ctx.txn
-    if is_view_scatter(node):
-        view_op = view_op_for_scatter(node.target)
-        if view_op is None:
-            raise ActionError(f"no view op for {node.target}")
-        base, src, *rest = _positional(node)
-        view = txn.insert("call_function", view_op, (base, *rest), before=node, like=node)
-        copy = txn.insert("call_function", torch.ops.aten.copy_.default, (view, src), before=node, like=node)
-        ctx.note_created(view, copy)
-        result = base
-    else:
-        op = inplace_variant(node.target)
-        if op is None:
-            raise ActionError(f"{node.target} has no in-place variant")
-        result = node.args[0]
-        if not (mutation.is_copy_target(op) and node.args[1] is result):  # copy_(x, x) does nothing
-            new = txn.insert("call_function", op, node.args, node.kwargs, before=node, like=node)
-            ctx.note_created(new)
-    ctx.bytes_removed += ctx.facts.nbytes(node)
-    txn.replace_uses(node, result)
-    txn.erase(node)
-    ctx.note_removed(node)
+def _numel(node: fx.Node):
+    """Elements of a node's value, by size hint on symbolic shapes (to choose between two
+    copies; nothing is specialized)."""
+    val = fake_value(node)
+    if val is None:
+        return float("inf")
+    n = val.numel()
+    return n if isinstance(n, int) else (n.node.hint if n.node.hint is not None else float("inf"))
 
 
 def _positional(node: fx.Node) -> Tuple:
@@ -101,25 +181,3 @@ def _positional(node: fx.Node) -> Tuple:
             raise ActionError(f"{node.name}: missing argument {name}")
         values.append(value)
     return tuple(values)
-
-
-def erase(ctx, node) -> None:
-    if not isinstance(node, fx.Node):
-        raise ActionError(f"erase needs a node, got {node!r}")
-    txn = ctx.txn
-    if mutation.is_copy(node):
-        dst, src = node.args[0], node.args[1]
-        if src is not dst:
-            raise ActionError(f"erasing {node.name} would drop the write of {src.name} into {dst.name}")
-        txn.replace_uses(node, dst)
-        ctx.bytes_removed += ctx.facts.nbytes(dst)
-    elif any(u not in txn.to_erase for u in node.users):
-        raise ActionError(f"cannot erase {node.name}: it has users")
-    txn.erase(node)
-    ctx.note_removed(node)
-
-
-def replace_uses(ctx, old, new) -> None:
-    if not isinstance(old, fx.Node):
-        raise ActionError(f"replace_uses needs a node, got {old!r}")
-    ctx.txn.replace_uses(old, new)

@@ -2,28 +2,32 @@
 
 Applying a rule set never looks at the AST again: each pattern becomes a closure that matches a
 node and fills bindings, each expression a closure that returns ``(value, explanation)``, so that a
-false guard can say exactly which predicate, with which arguments, stopped the rule.
+false guard can say exactly which predicate, with which arguments, stopped the rule; each rewrite
+step a closure that edits the graph through the candidate's transaction.  Every value is checked
+against the kind its declaration asks for when it reaches a predicate, function, action or
+attribute: a None where a node is needed stops the rule with an error, it never counts as false.
 """
 from __future__ import annotations
 
 import operator
+import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-import torch
 import torch.fx as fx
 
+from rewrite import vocab as V
 from rewrite.analysis import mutation
-from rewrite.analysis.graph_facts import GraphFacts, meta_value
+from rewrite.analysis.graph_facts import GraphFacts
 from rewrite.analysis.op_names import op_display_name, targets_match
+from rewrite.analysis.verdict import Verdict
+from rewrite.engine.errors import EvalError
+from rewrite.engine.paths import PathValue
 from rewrite.lang import ast
 
 Matcher = Callable[[Any, Dict[str, Any], List[str]], bool]
 Evaluator = Callable[["Context"], Tuple[Any, str]]  # noqa: F821
-
-
-class EvalError(Exception):
-    """A rule asked for something the graph cannot answer (bad index, missing binding)."""
+Step = Callable[["Context"], None]  # noqa: F821
 
 
 # --------------------------------------------------------------------------- rendering
@@ -35,18 +39,8 @@ def render(value) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(render(v) for v in value) + "]"
     if isinstance(value, PathValue):
-        return "path(" + " -> ".join(n.name for n in [value.source, *value.steps]) + ")"
+        return "path(" + value.describe() + ")"
     return repr(value)
-
-
-@dataclass
-class PathValue:
-    source: fx.Node
-    steps: List[fx.Node] = field(default_factory=list)
-
-    @property
-    def last(self) -> fx.Node:
-        return self.steps[-1] if self.steps else self.source
 
 
 # --------------------------------------------------------------------------- argument normalization
@@ -105,7 +99,7 @@ def compile_pattern(p, resolve) -> Matcher:
         name = p.name
 
         def bind(v, b, why):
-            if name in b:
+            if name in b:                       # bound twice: the same value both times
                 same = b[name] is v if isinstance(v, fx.Node) else b[name] == v
                 if not same:
                     why.append(f"{name} bound to {render(b[name])}, not {render(v)}")
@@ -130,7 +124,7 @@ def _kind_matcher(kind: str) -> Matcher:
         if kind == "input":
             return isinstance(v, fx.Node) and v.op == "placeholder"
         if kind == "const":
-            return GraphFacts.is_const(v)
+            return bool(GraphFacts.is_const(v))
         return False
 
     def m(v, b, why):
@@ -189,6 +183,18 @@ _COMPARE = {
 }
 
 
+def check_kind(kind: V.Kind, value, what: str) -> None:
+    """Stop the rule if ``value`` is not of the declared ``kind``."""
+    if kind is V.Node and not isinstance(value, fx.Node):
+        raise EvalError(f"{what} is {render(value)}, not a node")
+    if kind is V.OptNode and value is not None and not isinstance(value, fx.Node):
+        raise EvalError(f"{what} is {render(value)}, not a node or None")
+    if kind is V.Path and not isinstance(value, PathValue):
+        raise EvalError(f"{what} is {render(value)}, not a path")
+    if kind is V.List and not isinstance(value, (list, tuple)):
+        raise EvalError(f"{what} is {render(value)}, not a list")
+
+
 def compile_expr(e, registry) -> Evaluator:
     if isinstance(e, ast.Var):
         name = e.name
@@ -207,12 +213,14 @@ def compile_expr(e, registry) -> Evaluator:
         return lambda ctx: ([f(ctx)[0] for f in items], "list")
     if isinstance(e, ast.Attr):
         base = compile_expr(e.base, registry)
-        attr = e.name
+        attr = registry.get_attribute(e.name)
+        if attr is None:
+            raise EvalError(f"unknown attribute {e.name}")
 
         def get_attr(ctx):
             v, d = base(ctx)
-            out = node_attr(v, attr)
-            return out, f"{d}.{attr}"
+            check_kind(attr.on, v, d)
+            return attr.get(ctx, v), f"{d}.{attr.name}"
 
         return get_attr
     if isinstance(e, ast.Index):
@@ -223,8 +231,8 @@ def compile_expr(e, registry) -> Evaluator:
             i, di = index(ctx)
             try:
                 out = v[i]
-            except (IndexError, KeyError, TypeError):
-                out = None
+            except (IndexError, KeyError, TypeError) as exc:
+                raise EvalError(f"{d}[{di}] does not exist ({render(v)} has no element {i!r})") from exc
             return out, f"{d}[{di}]"
 
         return get_item
@@ -239,8 +247,8 @@ def compile_expr(e, registry) -> Evaluator:
             rv, rd = right(ctx)
             try:
                 out = bool(fn(lv, rv))
-            except TypeError:
-                out = False
+            except TypeError as exc:
+                raise EvalError(f"cannot compare {render(lv)} {op} {render(rv)}") from exc
             return out, f"{ld} {op} {rd} is {str(out).lower()} ({render(lv)} vs {render(rv)})"
 
         return cmp
@@ -285,68 +293,56 @@ def _compile_call(e: ast.Call, registry) -> Evaluator:
     if entry is None:
         raise EvalError(f"unknown name {e.name}")
     args = [compile_expr(a, registry) for a in e.args]
-    name, impl, kind = e.name, entry.impl, entry.kind
+    call = _checked_call(entry, args)
+    name, kind = e.name, entry.kind
 
-    def call(ctx):
-        vals = [a(ctx)[0] for a in args]
-        ctx.facts.witness = None
-        out = impl(ctx, *vals)
+    def evaluate(ctx):
+        out, vals = call(ctx)
         shown = f"{name}({', '.join(render(v) for v in vals)})"
         if kind == "predicate":
-            witness = ctx.facts.witness
-            return bool(out), f"{shown} is {str(bool(out)).lower()}" + (f" ({witness})" if witness and out else "")
+            value = bool(out)
+            why = out.why if isinstance(out, Verdict) else ""
+            return value, f"{shown} is {str(value).lower()}" + (f" ({why})" if why else "")
         return out, shown
 
+    return evaluate
+
+
+def _checked_call(entry: V.Entry, args: Sequence[Evaluator]):
+    """Evaluate arguments, check each against its declared kind, call the implementation."""
+    params = entry.params
+    impl = entry.impl
+
+    def call(ctx):
+        vals = []
+        for param, a in zip(params, args):
+            v, d = a(ctx)
+            check_kind(param.kind, v, f"{entry.name}'s {param.name} ({d})")
+            vals.append(v)
+        return impl(ctx, *vals), vals
+
     return call
-
-
-def node_attr(v, attr: str):
-    """Attributes rules may read from a node: ``args``, ``kwargs``, ``operand`` (by schema
-    argument name), ``mutated`` (the operand the op writes), ``target``, ``name``, ``dtype``,
-    ``shape``, ``stride``."""
-    if not isinstance(v, fx.Node):
-        if isinstance(v, PathValue) and attr in ("source", "last", "steps"):
-            return getattr(v, attr)
-        raise EvalError(f"{render(v)} has no attribute {attr}")
-    if attr == "args":
-        return tuple(v.args)
-    if attr == "kwargs":
-        return dict(v.kwargs)
-    if attr == "operand":
-        return dict(normalized_args(v)[0]) if v.op == "call_function" else {}
-    if attr == "mutated":
-        written = mutation.written_operands(v)
-        return written[0] if written else None
-    if attr == "target":
-        return op_display_name(v.target)
-    if attr == "name":
-        return v.name
-    val = meta_value(v)
-    if attr == "dtype":
-        return val.dtype if val is not None else None
-    if attr == "shape":
-        return tuple(val.shape) if val is not None else None
-    if attr == "stride":
-        return tuple(val.stride()) if val is not None else None
-    raise EvalError(f"unknown node attribute {attr}")
 
 
 # --------------------------------------------------------------------------- paths
 
 
 def compile_path(p: ast.PathClause, resolve, registry):
-    allowed = frozenset(resolve(p.allowed))
+    allowed = frozenset(t for c in p.allowed for t in resolve(c))
+    allowed_names = " | ".join(c.dotted for c in p.allowed)
     cond = compile_expr(p.cond, registry) if p.cond is not None else None
 
     def follow(ctx) -> Tuple[Optional[PathValue], str]:
         path = PathValue(ctx.bindings[p.source])
         seen = {path.source}
+        note = ""
         while True:
             current = path.last
             steps, why = [], []
             for u in current.users:
                 if not (u.op == "call_function" and targets_match(u.target, allowed)):
-                    why.append(f"{u.name} ({op_display_name(u.target) if u.op == 'call_function' else u.op}) is not in {p.allowed.dotted}")
+                    why.append(f"{u.name} ({op_display_name(u.target) if u.op == 'call_function' else u.op}) "
+                               f"is not {allowed_names}")
                     continue
                 if cond is not None:
                     saved = dict(ctx.bindings)
@@ -360,12 +356,126 @@ def compile_path(p: ast.PathClause, resolve, registry):
                         continue
                 steps.append(u)
             if len(steps) != 1 or steps[0] in seen:
-                note = "; ".join(why) if not steps else f"{len(steps)} possible steps from {current.name}"
+                if not steps:
+                    note = "; ".join(why) or f"{current.name} has no users"
+                elif len(steps) > 1:
+                    note = f"{len(steps)} possible steps from {current.name}: {', '.join(s.name for s in steps)}"
+                else:
+                    note = f"{steps[0].name} was already on the path"
                 break
             seen.add(steps[0])
             path.steps.append(steps[0])
+        path.note = f"path {p.name or p.target} stopped at {path.last.name}: {note}"
         if p.at_least_one and not path.steps:
-            return None, f"path from {path.source.name} has no step ({note or 'no users'})"
-        return path, f"path stopped at {path.last.name}" + (f" ({note})" if note else "")
+            return None, f"path from {path.source.name} has no step ({note})"
+        return path, path.note
 
     return follow
+
+
+# --------------------------------------------------------------------------- rewrite steps
+
+
+def compile_action(call: ast.Call, registry) -> Step:
+    entry = registry.get(call.name)
+    if entry is None or entry.kind != "action":
+        raise EvalError(f"{call.name} is not an action")
+    checked = _checked_call(entry, [compile_expr(a, registry) for a in call.args])
+
+    def run(ctx):
+        checked(ctx)
+
+    run.entry = entry
+    return run
+
+
+def compile_build(build: ast.Build, op, registry) -> Step:
+    """A result pattern: evaluate the arguments, build the node, bind its name."""
+    args = [compile_expr(a, registry) for a in build.args]
+    kwargs = [(k.key, compile_expr(k.value, registry)) for k in build.kwargs]
+    name = build.name
+
+    def run(ctx):
+        node = ctx.edit.build(op, [a(ctx)[0] for a in args], {k: f(ctx)[0] for k, f in kwargs})
+        if name is not None:
+            ctx.bindings[name] = node
+
+    run.entry = None
+    return run
+
+
+# --------------------------------------------------------------------------- rules
+
+
+@dataclass
+class CompiledRule:
+    name: str
+    location: str
+    kind: str                                # "rule" or "dependency"
+    stages: Tuple[str, ...]
+    root_targets: frozenset
+    root_name: str
+    match: Matcher
+    priority: int
+    order: int
+    path: Optional[Callable] = None
+    path_name: Optional[str] = None
+    path_target: Optional[str] = None
+    guards: List[Tuple[str, Evaluator]] = field(default_factory=list)
+    steps: List[Step] = field(default_factory=list)
+    untrusted: bool = False                  # some action is Python a user registered
+    # dependencies
+    mutates: Optional[Tuple[Evaluator, Evaluator, str]] = None
+    order_check: Optional[Tuple[Evaluator, str, Evaluator]] = None
+
+
+def _compiled_root(item, match: ast.Match, kind: str, order: int, loaded, stages, priority: int = 0) -> CompiledRule:
+    """The parts every rule and dependency has: its root pattern, indexed by the root op."""
+    return CompiledRule(
+        name=item.name, location=location(item.span), kind=kind, stages=stages,
+        root_targets=frozenset(loaded.resolve(match.pattern.callee)), root_name=match.name,
+        match=compile_pattern(ast.Bind(match.name, match.pattern), loaded.resolve),
+        priority=priority, order=order,
+    )
+
+
+def location(span: ast.Span) -> str:
+    """``file:line`` of a rule, relative to the working directory when it lies below it."""
+    path = span.file
+    try:
+        rel = os.path.relpath(path)
+        if not rel.startswith(".."):
+            path = rel
+    except ValueError:  # another drive on Windows
+        pass
+    return f"{path}:{span.line}"
+
+
+def compile_rule(rule: ast.Rule, order: int, loaded, registry, stages) -> CompiledRule:
+    cr = _compiled_root(rule, rule.match, "rule", order, loaded, stages, rule.priority or 0)
+    if rule.path is not None:
+        cr.path = compile_path(rule.path, loaded.resolve, registry)
+        cr.path_name, cr.path_target = rule.path.name, rule.path.target
+    for section in ("where", "profitable", "safe"):
+        expr = getattr(rule, section)
+        if expr is not None:
+            cr.guards.append((section, compile_expr(expr, registry)))
+    for step in rule.rewrite:
+        if isinstance(step, ast.Build):
+            cr.steps.append(compile_build(step, loaded.build_target(step), registry))
+        else:
+            cr.steps.append(compile_action(step, registry))
+    cr.untrusted = any(s.entry is not None and not s.entry.builtin for s in cr.steps)
+    return cr
+
+
+def compile_dependency(dep: ast.Dependency, order: int, loaded, registry, stages) -> CompiledRule:
+    cr = _compiled_root(dep, dep.on, "dependency", order, loaded, stages)
+    cr.mutates = (compile_expr(dep.mutates.target.base, registry),
+                  compile_expr(dep.mutates.cond, registry), dep.mutates.index_var)
+    cr.order_check = (compile_expr(dep.order.first, registry), dep.order.relation,
+                      compile_expr(dep.order.second, registry))
+    cr.steps = [compile_action(dep.via, registry)]
+    cr.untrusted = not cr.steps[0].entry.builtin
+    return cr
+

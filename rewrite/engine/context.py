@@ -1,37 +1,37 @@
-"""The evaluation context predicates and actions receive as ``ctx``."""
+"""The evaluation context predicates, functions and actions receive as ``ctx``."""
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional, Set
+from typing import Any, Dict, List, Optional, Set
 
 import torch.fx as fx
 
 from rewrite.analysis.graph_facts import GraphFacts
-from rewrite.engine.compiler import PathValue
+from rewrite.engine.actions import Editor
+from rewrite.engine.paths import PathValue
 
 
 class Context:
     def __init__(self, root: fx.GraphModule, graph: fx.Graph, facts: GraphFacts, fact_tables: Dict[str, Dict],
-                 graph_kind: str):
+                 graph_kind: str, legality_enabled: bool = True):
         self.root = root
         self.graph = graph
         self.facts = facts
         self.graph_kind = graph_kind
+        self.legality_enabled = legality_enabled
         self._fact_tables = fact_tables
         self.bindings: Dict[str, Any] = {}
         self.mutated_indices: List[int] = []
+        self.root_node: Optional[fx.Node] = None
         self.txn = None
-        self.bytes_removed = 0
-        self.created: List[fx.Node] = []
-        self.removed: List[str] = []
+        self.edit = Editor(self)
 
     def fact_table(self, name: str) -> Dict[str, frozenset]:
         return self._fact_tables.get(name, {})
 
-    def reset(self, bindings: Optional[Dict[str, Any]] = None) -> None:
-        self.bindings = dict(bindings or {})
+    def reset(self, node: Optional[fx.Node] = None) -> None:
+        self.bindings = {}
         self.mutated_indices = []
-        self.bytes_removed = 0
-        self.created, self.removed = [], []
+        self.root_node = node
 
     def matched_nodes(self) -> Set[fx.Node]:
         """The nodes this match consists of: bound nodes and the steps of bound paths."""
@@ -44,17 +44,10 @@ class Context:
                 out.update(v.steps)
         return out
 
-    def note_created(self, *nodes: fx.Node) -> None:
-        self.created.extend(nodes)
-
-    def note_removed(self, *nodes: fx.Node) -> None:
-        self.removed.extend(n.name for n in nodes)
-
     def rebind(self, old: fx.Node, new: fx.Node) -> None:
         """After an action replaced ``old`` by ``new``, names bound to ``old`` mean ``new``."""
         for k, v in self.bindings.items():
             if v is old:
                 self.bindings[k] = new
-
-    def live_created(self) -> Iterable[str]:
-        return [n.name for n in self.created if not n._erased]
+        if self.root_node is old:
+            self.root_node = new

@@ -4,6 +4,11 @@ Both work on Dynamo graphs (before AOTAutograd), where subgraphs still contain t
 in-place ops on captured tensors.  After the rewrite no subgraph writes a tensor it received;
 the new values leave the op as outputs and are copied back into the caller's tensors right after
 it.  That order is data flow now, so functionalization and every later pass preserve it.
+
+Subgraphs may hold higher-order ops of their own (a ``cond`` inside a ``while_loop`` body): the
+rule set rewrites innermost subgraphs first, so by the time an outer op is rewritten its nested
+ops no longer mutate their operands in hiding; their subgraph modules are carried over into the
+new subgraphs.
 """
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from typing import Dict, List, Sequence
 import torch
 import torch.fx as fx
 
-from rewrite.engine.actions import ActionError
+from rewrite.engine.errors import ActionError
 
 
 def _subgraph(root: fx.GraphModule, attr: fx.Node) -> fx.GraphModule:
@@ -25,9 +30,24 @@ def _subgraph(root: fx.GraphModule, attr: fx.Node) -> fx.GraphModule:
     return sub
 
 
-def _inline(graph: fx.Graph, sub: fx.GraphModule, inputs: Sequence, emit) -> List:
+class _Module:
+    """Attributes a new subgraph module carries (the nested subgraphs it calls)."""
+
+    def __init__(self):
+        self.attrs: Dict[str, torch.nn.Module] = {}
+
+    def add(self, name: str, value) -> str:
+        base, i = name.replace(".", "_"), 0
+        while f"{base}_{i}" in self.attrs:
+            i += 1
+        self.attrs[f"{base}_{i}"] = value
+        return f"{base}_{i}"
+
+
+def _inline(graph: fx.Graph, sub: fx.GraphModule, inputs: Sequence, emit, carry) -> List:
     """Copy ``sub``'s nodes into ``graph`` with its placeholders bound to ``inputs``; return its
-    outputs as a list.  ``emit(node, env)`` inserts one copied node."""
+    outputs as a list.  ``emit(node, env)`` inserts one copied node; ``carry(name, module)``
+    makes a nested subgraph available where the copy lives and returns its attribute name."""
     placeholders = [n for n in sub.graph.nodes if n.op == "placeholder"]
     if len(placeholders) != len(inputs):
         raise ActionError(f"subgraph takes {len(placeholders)} inputs, got {len(inputs)}")
@@ -40,25 +60,30 @@ def _inline(graph: fx.Graph, sub: fx.GraphModule, inputs: Sequence, emit) -> Lis
             result = torch.fx.node.map_arg(n.args[0], lambda a: env[a])
             break
         if n.op == "get_attr":
-            raise ActionError("nested subgraphs inside a rewritten subgraph are not supported")
-        env[n] = emit(n, env)
+            env[n] = emit(n, env, carry(n.target, getattr(sub, n.target)))
+            continue
+        env[n] = emit(n, env, None)
     return list(result) if isinstance(result, (list, tuple)) else [result]
 
 
-def _local_emitter(graph: fx.Graph):
-    def emit(n, env):
+def _local(graph: fx.Graph, module: _Module):
+    def emit(n, env, attr_name):
+        if attr_name is not None:
+            return graph.get_attr(attr_name)
         return graph.node_copy(n, lambda a: env[a])
 
-    return emit
+    return emit, module.add
 
 
-def _outer_emitter(ctx, before: fx.Node):
-    def emit(n, env):
-        new = ctx.txn.copy_node(n, lambda a: env[a], before=before)
-        ctx.note_created(new)
-        return new
+def _outer(ctx, before: fx.Node):
+    txn = ctx.txn
 
-    return emit
+    def emit(n, env, attr_name):
+        if attr_name is not None:
+            return txn.insert("get_attr", attr_name, (), before=before, meta=False)
+        return txn.copy_node(n, lambda a: env[a], before=before)
+
+    return emit, lambda name, module: txn.add_submodule(name.replace(".", "_"), module)
 
 
 def _split(captured: Sequence, mutated: Sequence[int]):
@@ -80,39 +105,37 @@ def thread_as_carried(ctx, loop: fx.Node) -> None:
         return [next(it_m) if j in mutated else next(it_k) for j in range(len(captured))]
 
     def build(with_body: bool) -> fx.GraphModule:
-        g = fx.Graph()
+        g, module = fx.Graph(), _Module()
         cs = [g.placeholder(f"carried_{k}") for k in range(len(carried))]
         ms = [g.placeholder(f"state_{k}") for k in range(len(moved))]
         pred = g.placeholder("pred")
         ks = [g.placeholder(f"captured_{k}") for k in range(len(kept))]
         if not with_body:
             g.output(g.call_function(torch.clone, (pred,)))
-            return fx.GraphModule(root, g)
+            return fx.GraphModule(module.attrs, g)
         state = [g.call_function(torch.clone, (m,)) for m in ms]   # private, mutable copies
-        emit = _local_emitter(g)
-        outs = _inline(g, body_gm, cs + captured_env(state, ks), emit)
-        new_pred = _inline(g, cond_gm, outs + captured_env(state, ks), emit)[0]
+        emit, carry = _local(g, module)
+        outs = _inline(g, body_gm, cs + captured_env(state, ks), emit, carry)
+        new_pred = _inline(g, cond_gm, outs + captured_env(state, ks), emit, carry)[0]
         g.output((*outs, *state, new_pred))
-        return fx.GraphModule(root, g)
+        return fx.GraphModule(module.attrs, g)
 
     cond_name = txn.add_submodule("rewrite_cond", build(False))
     body_name = txn.add_submodule("rewrite_body", build(True))
     # First evaluation of the condition, on the caller's tensors, before the loop.
-    pred0 = _inline(graph, cond_gm, carried + captured, _outer_emitter(ctx, loop))[0]
+    emit, carry = _outer(ctx, loop)
+    pred0 = _inline(graph, cond_gm, carried + captured, emit, carry)[0]
     cond_node = txn.insert("get_attr", cond_name, (), before=loop, meta=False)
     body_node = txn.insert("get_attr", body_name, (), before=loop, meta=False)
     new_loop = txn.insert("call_function", loop.target,
                           (cond_node, body_node, (*carried, *moved, pred0), tuple(kept)),
                           before=loop, like=loop, meta=False)
-    ctx.note_created(cond_node, body_node, new_loop)
     txn.replace_uses(loop, new_loop)
     anchor = new_loop
     for k, tensor in enumerate(moved):
         value = txn.insert("call_function", operator.getitem, (new_loop, len(carried) + k), after=anchor, meta=False)
         anchor = txn.insert("call_method", "copy_", (tensor, value), after=value, meta=False)
-        ctx.note_created(value, anchor)
     txn.erase(loop)
-    ctx.note_removed(loop)
     ctx.rebind(loop, new_loop)
 
 
@@ -126,29 +149,27 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
     branches = [_subgraph(root, true_attr), _subgraph(root, false_attr)]
 
     def build(branch: fx.GraphModule) -> fx.GraphModule:
-        g = fx.Graph()
+        g, module = fx.Graph(), _Module()
         phs = [g.placeholder(f"operand_{k}") for k in range(len(operands))]
         inputs = list(phs)
         state = []
         for j in mutated:
             inputs[j] = g.call_function(torch.clone, (phs[j],))
             state.append(inputs[j])
-        outs = _inline(g, branch, inputs, _local_emitter(g))
+        emit, carry = _local(g, module)
+        outs = _inline(g, branch, inputs, emit, carry)
         g.output((*outs, *state))
-        return fx.GraphModule(root, g)
+        return fx.GraphModule(module.attrs, g)
 
     n_out = len([n for n in branches[0].graph.nodes if n.op == "output"][0].args[0])
     names = [txn.add_submodule("rewrite_branch", build(b)) for b in branches]
     attrs = [txn.insert("get_attr", name, (), before=cond, meta=False) for name in names]
     new_cond = txn.insert("call_function", cond.target, (pred, *attrs, tuple(operands)), cond.kwargs,
                           before=cond, like=cond, meta=False)
-    ctx.note_created(*attrs, new_cond)
     txn.replace_uses(cond, new_cond)
     anchor = new_cond
     for k, j in enumerate(mutated):
         value = txn.insert("call_function", operator.getitem, (new_cond, n_out + k), after=anchor, meta=False)
         anchor = txn.insert("call_method", "copy_", (operands[j], value), after=value, meta=False)
-        ctx.note_created(value, anchor)
     txn.erase(cond)
-    ctx.note_removed(cond)
     ctx.rebind(cond, new_cond)

@@ -1,12 +1,19 @@
 """What one application of a rule set to one graph did: every candidate, where it stopped and
-why, and what fired.  This is the data behind the why-not trace, ``rewrite explain`` and the
-corpus expectations."""
+why, what fired, and the graph before and after (as data, for diffs and pictures).  This is the
+data behind the why-not trace, ``rewrite explain`` and the corpus expectations."""
 from __future__ import annotations
 
 import logging
 import os
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
+
+import torch.fx as fx
+
+from rewrite.analysis import op_families
+from rewrite.analysis.fake import fake_value
+from rewrite.analysis.op_names import op_display_name
+from rewrite.stages import STEPS
 
 log = logging.getLogger("rewrite")
 trace_log = logging.getLogger("rewrite.trace")
@@ -25,9 +32,64 @@ def _log_from_environment() -> None:
 
 _log_from_environment()
 
-# The stages a candidate passes through, in order.  ``rewrite`` means the action ran and the
-# result validated; a candidate "stopped at rewrite" had its action fail and was rolled back.
-STAGES = ("match", "where", "profitable", "safe", "rewrite")
+
+# --------------------------------------------------------------------------- graphs as data
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    name: str
+    op: str                      # placeholder, call_function, get_attr, output...
+    target: str                  # "aten.slice_scatter", "getitem", the placeholder's name
+    inputs: Tuple[str, ...]      # names of the nodes it reads
+    writes: Tuple[str, ...]      # names of the nodes whose memory it writes
+    value: str                   # "f32[8, 4]" or ""
+
+
+@dataclass
+class GraphSnapshot:
+    """A graph as plain data: enough to diff, draw and explain without the graph itself."""
+
+    nodes: List[NodeInfo] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, graph: fx.Graph) -> "GraphSnapshot":
+        out = []
+        for n in graph.nodes:
+            target = op_display_name(n.target) if n.op == "call_function" else str(n.target)
+            written = tuple(w.name for w in op_families.written_nodes(n)) if n.op == "call_function" else ()
+            out.append(NodeInfo(n.name, n.op, target, tuple(i.name for i in n.all_input_nodes), written,
+                                _value(n)))
+        return cls(out)
+
+    def text(self) -> str:
+        """One line per node: ``name: f32[8] = aten.add(x, y)``."""
+        lines = []
+        for n in self.nodes:
+            if n.op == "placeholder":
+                lines.append(f"{n.name}: {n.value} = input")
+            elif n.op == "output":
+                lines.append(f"return ({', '.join(n.inputs)})")
+            else:
+                head = f"{n.name}: {n.value}" if n.value else n.name
+                lines.append(f"{head} = {n.target}({', '.join(n.inputs)})")
+        return "\n".join(lines)
+
+    def names(self) -> List[str]:
+        return [n.name for n in self.nodes]
+
+
+def _value(n: fx.Node) -> str:
+    val = fake_value(n)
+    if val is None:
+        return ""
+    dtype = str(val.dtype).replace("torch.", "")
+    short = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16", "int64": "i64",
+             "int32": "i32", "bool": "b8", "int8": "i8", "uint8": "u8"}.get(dtype, dtype)
+    return f"{short}[{', '.join(str(s) for s in val.shape)}]"
+
+
+# --------------------------------------------------------------------------- candidates
 
 
 @dataclass
@@ -36,11 +98,12 @@ class Candidate:
     location: str            # "rules/reinplace.rules:7" (file:line of the rule)
     node: str                # name of the root node the rule was tried on
     graph: str               # which graph: "forward", "backward", "inference", "dynamo", a subgraph name
-    stopped_at: Optional[str]  # one of STAGES, or None when the rule fired
-    reason: str = ""         # e.g. "alias_used_between(arg0_1, slice_scatter, copy_) is true (index_select at node 4)"
-    reached: Tuple[str, ...] = ()  # stages whose check ran (for coverage)
-    before: Tuple[str, ...] = ()   # fired: names of the nodes the rewrite removed or replaced
+    stopped_at: Optional[str]  # one of STEPS, or None when the rule fired
+    reason: str = ""         # e.g. "alias_used_between(arg0_1, slice_scatter, copy_) is true (index_select reads arg0_1)"
+    reached: Tuple[str, ...] = ()  # steps whose check ran (for coverage)
+    before: Tuple[str, ...] = ()   # fired: names of the nodes the rewrite removed
     after: Tuple[str, ...] = ()    # fired: names of the nodes it created
+    bytes_removed: object = 0      # fired: bytes of copies it removed minus copies it added (estimate)
 
     @property
     def fired(self) -> bool:
@@ -57,13 +120,16 @@ class Candidate:
 class Report:
     graph: str                                  # "inference", "forward", "backward", "dynamo"
     candidates: List[Candidate] = field(default_factory=list)
-    graph_before: str = ""                      # readable code of the graph before the pass
-    graph_after: str = ""                       # and after
-    ops_before: dict = field(default_factory=dict)  # op name ("aten.slice_scatter") -> count
-    ops_after: dict = field(default_factory=dict)
-    bytes_removed: int = 0                      # estimated clone/copy traffic removed per call
+    before: Optional[GraphSnapshot] = None      # the graph before the pass
+    after: Optional[GraphSnapshot] = None       # and after
+    ops_before: Dict[str, int] = field(default_factory=dict)  # op name ("aten.slice_scatter") -> count
+    ops_after: Dict[str, int] = field(default_factory=dict)
+    bytes_removed: object = 0                   # estimated copy traffic removed per call, relative to
+    #                                             the functional graph the pass received
+    copies: Optional["CopyComparison"] = None   # against what stock Inductor's final graph would copy
     iterations: int = 0
     warnings: List[str] = field(default_factory=list)
+    cache_hit: bool = False                     # served from Inductor's FX graph cache: not rewritten
 
     @property
     def fired(self) -> List[Candidate]:
@@ -76,8 +142,51 @@ class Report:
     def fired_rules(self) -> List[str]:
         return [c.rule for c in self.fired]
 
+    @property
+    def graph_before(self) -> str:
+        return self.before.text() if self.before is not None else ""
+
+    @property
+    def graph_after(self) -> str:
+        return self.after.text() if self.after is not None else ""
+
     def summary(self) -> str:
+        if self.cache_hit:
+            return f"[{self.graph}] served from Inductor's FX graph cache: the rules did not run on it"
         lines = [f"[{self.graph}] {len(self.fired)} fired, {len(self.rejected)} rejected"]
+        if self.copies is not None:
+            lines.append("  " + self.copies.describe())
         lines += ["  " + c.line() for c in self.candidates]
         lines += ["  warning: " + w for w in self.warnings]
         return "\n".join(lines)
+
+
+@dataclass
+class CopyComparison:
+    """Copies left in the final graph under the rules versus under stock Inductor."""
+
+    stock_bytes: object
+    ours_bytes: object
+    stock_copies: int
+    ours_copies: int
+
+    @property
+    def saved(self):
+        return self.stock_bytes - self.ours_bytes
+
+    def describe(self) -> str:
+        return (f"copies per call: stock Inductor {self.stock_copies} ({_bytes(self.stock_bytes)}), "
+                f"with the rules {self.ours_copies} ({_bytes(self.ours_bytes)})")
+
+
+def _bytes(n) -> str:
+    if not isinstance(n, int):
+        return f"{n} bytes"
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if abs(n) < 1024 or unit == "GiB":
+            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    return str(n)
+
+
+__all__ = ["Candidate", "CopyComparison", "GraphSnapshot", "NodeInfo", "Report", "STEPS", "log", "trace_log"]

@@ -1,232 +1,259 @@
 """A compiled rule set and its application to FX graphs.
 
-``RuleSet.apply(gm)`` visits the subgraphs of higher-order ops first (inner first), then the
-graph itself.  On each graph it runs dependencies, then rules, to a fixpoint: every node whose
-target some rule's root op matches is a candidate, and each candidate goes through the stages
-match -> where -> profitable -> safe -> rewrite in that order.  The rewrite runs inside a
-transaction; a failing action or validation rolls the graph back and the pass goes on.
+``RuleSet.apply(gm, stage)`` runs the rules and dependencies of one stage (``dynamo``, ``joint``,
+``inference``, ``forward``, ``backward``) on ``gm``: the subgraphs of higher-order ops first
+(innermost first), then the graph itself.  Rules run by priority, highest first; the rules of one
+priority reach a fixpoint before the next ones start, and the whole sweep repeats until nothing
+fires.  Every node whose target a rule's root op matches is a candidate, and each candidate goes
+through the steps match -> where -> profitable -> safe -> rewrite -> legality.  The rewrite runs
+inside a transaction; a failing action, a failed validation or a refusal by the legality check
+(:mod:`rewrite.analysis.legality`) rolls the graph back and the pass goes on.  On post-grad
+graphs the pass ends by making sure Inductor's own reinplacing, which runs after it, cannot make
+an unsafe decision (:meth:`RuleSet._own_inductor_reinplacing`).
 """
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import hashlib
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import torch
 import torch.fx as fx
 
-from rewrite.analysis.graph_facts import GraphFacts
+from rewrite import stages as S
+from rewrite.analysis import copies as copy_count
+from rewrite.analysis import inductor_reinplace, op_families
+from rewrite.analysis.graph_facts import GraphFacts, subgraph_written_placeholders
+from rewrite.analysis.legality import Legality
 from rewrite.analysis.op_names import op_display_name
+from rewrite.analysis.verdict import Verdict
 from rewrite.engine import compiler
 from rewrite.engine.context import Context
-from rewrite.engine.report import Candidate, Report, log, trace_log
-from rewrite.engine.transaction import Transaction
+from rewrite.engine.errors import ActionError, EvalError
+from rewrite.engine.report import Candidate, CopyComparison, GraphSnapshot, Report, log, trace_log
+from rewrite.engine.transaction import Snapshot, Transaction
 from rewrite.lang import ast
+from rewrite.lang.loader import load as load_rules
+from rewrite.lang.loader import shipped_rules_dir
+from rewrite.vocab import default_registry
 
-ENGINE_VERSION = "1"
-MAX_ITERATIONS = 16
+ENGINE_VERSION = "2"
+MAX_SWEEPS = 32
+#: Seconds one rule may spend on one graph before it is stopped there (with a warning).
+RULE_TIME_BUDGET = 60.0
+#: A pass may grow a graph to at most this many times its size plus ``GROWTH_SLACK`` nodes.
+GROWTH_FACTOR = 2.0
+GROWTH_SLACK = 1000
+#: Graphs larger than this are not measured against stock Inductor's final graph (the
+#: measurement runs Inductor's reinplacing twice).
+COPY_MEASURE_LIMIT = 20000
+
+
+class DependencyError(RuntimeError):
+    """A dependency could not be evaluated or applied: the program would lose a mutation, so
+    compilation stops instead."""
 
 
 @dataclass
-class CompiledRule:
-    name: str
-    location: str
-    kind: str                                # "rule" or "dependency"
-    root_targets: frozenset
-    root_name: str
-    match: compiler.Matcher
-    priority: int
-    order: int
-    path: Optional[Callable] = None
-    path_name: Optional[str] = None
-    path_target: Optional[str] = None
-    guards: List[Tuple[str, compiler.Evaluator]] = field(default_factory=list)
-    actions: List[Tuple[Any, List[compiler.Evaluator]]] = field(default_factory=list)
-    # dependencies
-    mutates: Optional[Tuple[compiler.Evaluator, compiler.Evaluator, str]] = None
-    order_check: Optional[Tuple[compiler.Evaluator, str, compiler.Evaluator]] = None
+class _GraphState:
+    """What one pass keeps about one graph."""
 
-
-def _location(span: ast.Span) -> str:
-    """``file:line`` of a rule, relative to the working directory when it lies below it."""
-    path = span.file
-    try:
-        rel = os.path.relpath(path)
-        if not rel.startswith(".."):
-            path = rel
-    except ValueError:  # another drive on Windows
-        pass
-    return f"{path}:{span.line}"
-
-
-def _compile_actions(calls: Sequence[ast.Call], registry) -> List[Tuple[Any, List[compiler.Evaluator]]]:
-    out = []
-    for call in calls:
-        entry = registry.get(call.name)
-        if entry is None or entry.kind != "action":
-            raise compiler.EvalError(f"{call.name} is not an action")
-        out.append((entry, [compiler.compile_expr(a, registry) for a in call.args]))
-    return out
-
-
-def _compiled_root(item, match: ast.Match, kind: str, order: int, loaded, priority: int = 0) -> CompiledRule:
-    """The parts every rule and dependency has: its root pattern, indexed by the root op."""
-    return CompiledRule(
-        name=item.name, location=_location(item.span), kind=kind,
-        root_targets=frozenset(loaded.resolve(match.pattern.callee)), root_name=match.name,
-        match=compiler.compile_pattern(ast.Bind(match.name, match.pattern), loaded.resolve),
-        priority=priority, order=order,
-    )
-
-
-def compile_rule(rule: ast.Rule, order: int, loaded, registry) -> CompiledRule:
-    cr = _compiled_root(rule, rule.match, "rule", order, loaded, rule.priority or 0)
-    if rule.path is not None:
-        cr.path = compiler.compile_path(rule.path, loaded.resolve, registry)
-        cr.path_name, cr.path_target = rule.path.name, rule.path.target
-    for stage in ("where", "profitable", "safe"):
-        expr = getattr(rule, stage)
-        if expr is not None:
-            cr.guards.append((stage, compiler.compile_expr(expr, registry)))
-    cr.actions = _compile_actions(rule.rewrite, registry)
-    return cr
-
-
-def compile_dependency(dep: ast.Dependency, order: int, loaded, registry) -> CompiledRule:
-    cr = _compiled_root(dep, dep.on, "dependency", order, loaded)
-    cr.mutates = (compiler.compile_expr(dep.mutates.target.base, registry),
-                  compiler.compile_expr(dep.mutates.cond, registry), dep.mutates.index_var)
-    cr.order_check = (compiler.compile_expr(dep.order.first, registry), dep.order.relation,
-                      compiler.compile_expr(dep.order.second, registry))
-    cr.actions = _compile_actions([dep.via], registry)
-    return cr
+    root: fx.GraphModule
+    graph: fx.Graph
+    stage: str
+    label: str
+    facts: GraphFacts
+    legality: Optional[Legality]
+    ctx: Context
+    initial_size: int
+    spent: Dict[str, float] = field(default_factory=dict)
+    disabled: Dict[str, str] = field(default_factory=dict)
 
 
 class RuleSet:
     """Rules and dependencies compiled once, indexed by root op target."""
 
-    def __init__(self, loaded, registry=None, strict: bool = False):
-        from rewrite.vocab import default_registry
-
+    def __init__(self, loaded, registry=None, strict: bool = False, legality: bool = True):
         self.loaded = loaded
         self.registry = registry or default_registry()
         self.strict = strict
+        self.legality = legality
         self.fact_tables = {name: dict(table) for name, table in getattr(loaded, "facts", {}).items()}
-        compiled = [compile_dependency(d, i, loaded, self.registry) for i, d in enumerate(loaded.dependencies)]
-        compiled += [compile_rule(r, i, loaded, self.registry) for i, r in enumerate(loaded.rules)]
+        compiled = [compiler.compile_dependency(d, i, loaded, self.registry, loaded.stages_of(d))
+                    for i, d in enumerate(loaded.dependencies)]
+        compiled += [compiler.compile_rule(r, i, loaded, self.registry, loaded.stages_of(r))
+                     for i, r in enumerate(loaded.rules)]
         self.dependencies = [c for c in compiled if c.kind == "dependency"]
         self.rules = sorted((c for c in compiled if c.kind == "rule"), key=lambda c: (-c.priority, c.order))
-        self._index: Dict[Any, List[CompiledRule]] = {}
+        self._index: Dict[Any, List[compiler.CompiledRule]] = {}
         for c in self.dependencies + self.rules:
             for t in c.root_targets:
                 self._index.setdefault(t, []).append(c)
-        self.digest = hashlib.sha256((getattr(loaded, "digest", "") + ENGINE_VERSION).encode()).hexdigest()
+        self.digest = cache_key(loaded, self.registry)
 
     @classmethod
-    def load(cls, paths: Optional[Sequence] = None, registry=None, strict: bool = False) -> "RuleSet":
-        from rewrite.lang.loader import load, shipped_rules_dir
-
+    def load(cls, paths=None, registry=None, strict: bool = False, legality: bool = True) -> "RuleSet":
+        """``paths``: None (the shipped rules), one file or folder, or a list of them."""
         if paths is None:
             paths = [shipped_rules_dir()]
-        return cls(load([Path(p) for p in paths], registry=registry), registry=registry, strict=strict)
+        elif isinstance(paths, (str, os.PathLike)):
+            paths = [paths]
+        return cls(load_rules([Path(p) for p in paths], registry=registry), registry=registry, strict=strict,
+                   legality=legality)
 
     def __len__(self) -> int:
         return len(self.rules) + len(self.dependencies)
 
-    def candidates_for(self, node: fx.Node) -> List[CompiledRule]:
+    def stages(self) -> Tuple[str, ...]:
+        """Every stage some rule or dependency runs in."""
+        used = {s for c in self.rules + self.dependencies for s in c.stages}
+        return tuple(s for s in S.STAGES if s in used)
+
+    def runs_at(self, stage: str) -> bool:
+        return stage in self.stages()
+
+    def candidates_for(self, node: fx.Node, stage: str) -> List[compiler.CompiledRule]:
         if node.op != "call_function":
             return []
         found = self._index.get(node.target, [])
         packet = getattr(node.target, "overloadpacket", None) if isinstance(node.target, torch._ops.OpOverload) else None
         if packet is not None and packet in self._index:
             found = sorted(found + self._index[packet], key=lambda c: (c.kind != "dependency", -c.priority, c.order))
-        return found
+        return [c for c in found if stage in c.stages]
 
     # ------------------------------------------------------------------ application
 
     def apply(self, gm: fx.GraphModule, graph_kind: str = "inference", report: Optional[Report] = None,
-              recompile: bool = True, kinds: Sequence[str] = ("dependency", "rule")) -> Report:
-        """Rewrite ``gm`` in place with the rules and/or dependencies (``kinds``).
-        ``recompile=False`` leaves regenerating ``gm.code`` to the caller (Inductor recompiles
-        after its own post-grad passes anyway)."""
+              recompile: bool = True, measure_copies: bool = True, subgraphs: bool = True) -> Report:
+        """Rewrite ``gm`` in place with the rules of stage ``graph_kind``.  ``recompile=False``
+        leaves regenerating ``gm.code`` to the caller (Inductor recompiles after its own
+        post-grad passes anyway); ``subgraphs=False`` leaves the subgraphs of higher-order ops
+        alone (Inductor runs its post-grad passes on each of them itself)."""
+        if graph_kind not in S.STAGES:
+            raise ValueError(f"unknown stage {graph_kind!r}; stages: {', '.join(S.STAGES)}")
         with _gc_paused():
-            return self._apply(gm, graph_kind, report or Report(graph=graph_kind), recompile, frozenset(kinds))
+            return self._apply(gm, graph_kind, report or Report(graph=graph_kind), recompile, measure_copies,
+                               subgraphs)
 
-    def _apply(self, gm: fx.GraphModule, graph_kind: str, report: Report, recompile: bool, kinds) -> Report:
+    def _apply(self, gm: fx.GraphModule, stage: str, report: Report, recompile: bool, measure_copies: bool,
+               subgraphs: bool) -> Report:
         small = len(gm.graph.nodes) < 2000
-        report.graph_before = _readable(gm) if small else ""
-        if not len(self):
-            report.graph_after, report.ops_before = report.graph_before, count_ops(gm.graph)
-            report.ops_after = dict(report.ops_before)
-            return report
+        report.before = GraphSnapshot.of(gm.graph) if small else None
         report.ops_before = count_ops(gm.graph)
-        for name, sub in _subgraphs(gm):
-            self._apply_graph(sub, sub.graph, f"{graph_kind}/{name}", report, kinds)
-        self._apply_graph(gm, gm.graph, graph_kind, report, kinds)
+        post_grad = stage in S.POST_GRAD
+        measure = post_grad and measure_copies and len(gm.graph.nodes) <= COPY_MEASURE_LIMIT
+        stock = inductor_reinplace.final_copies(gm, gm.graph) if measure else None
+        if any(stage in c.stages for c in self.rules + self.dependencies):
+            for name, sub in (_subgraphs(gm) if subgraphs else []):
+                self._apply_graph(sub, sub.graph, stage, f"{stage}/{name}", report)
+            self._apply_graph(gm, gm.graph, stage, stage, report)
         gm.graph.lint()
         if recompile:
             gm.recompile()
-        report.graph_after = _readable(gm) if small else ""
+        report.after = GraphSnapshot.of(gm.graph) if small else None
         report.ops_after = count_ops(gm.graph)
+        if measure:
+            ours = inductor_reinplace.final_copies(gm, gm.graph)
+            report.copies = CopyComparison(copy_count.total_bytes(stock), copy_count.total_bytes(ours),
+                                           len(stock), len(ours))
         return report
 
-    def _apply_graph(self, root: fx.GraphModule, graph: fx.Graph, graph_kind: str, report: Report, kinds) -> None:
-        kind = graph_kind.split("/")[0]   # a subgraph is analysed as the kind of graph that holds it
-        ctx = Context(root, graph, GraphFacts(graph, kind), self.fact_tables, kind)
+    def _state(self, root, graph, stage, label) -> _GraphState:
+        facts = GraphFacts(graph, stage, root=root, materialized=self.fact_tables.get("materialized"))
+        aten = S.STAGES[stage].graph == "aten"
+        legality = Legality(graph, self.fact_tables.get("materialized"), facts.original_writes) \
+            if aten and self.legality else None
+        ctx = Context(root, graph, facts, self.fact_tables, stage, legality_enabled=legality is not None)
+        return _GraphState(root, graph, stage, label, facts, legality, ctx, len(graph.nodes))
+
+    def _apply_graph(self, root: fx.GraphModule, graph: fx.Graph, stage: str, label: str, report: Report) -> None:
+        st = self._state(root, graph, stage, label)
         records: Dict[Tuple[str, str], Candidate] = {}
+        tiers = sorted({c.priority for c in self.rules + self.dependencies if stage in c.stages}, reverse=True)
         seen = {graph_fingerprint(graph)}
-        for iteration in range(MAX_ITERATIONS):
-            report.iterations += 1
+        sweeps, stop = 0, False
+        while not stop:
             changed = False
-            for node in list(graph.nodes):
-                if node._erased:
-                    continue
-                for rule in self.candidates_for(node):
-                    if node._erased:
+            for tier in tiers:
+                while not stop:
+                    report.iterations += 1
+                    sweeps += 1
+                    st, fired = self._sweep(st, tier, records, report)
+                    if not fired:
                         break
-                    if rule.kind not in kinds:
-                        continue
-                    cand = self._try(rule, node, ctx, graph_kind)
-                    if cand.fired:
-                        report.candidates.append(cand)
-                        report.bytes_removed += ctx.bytes_removed
-                        records.pop((rule.name, cand.node), None)
-                        changed = True
-                    else:
-                        records[(rule.name, cand.node)] = cand
-                        if cand.stopped_at == "rewrite" and cand.line() not in report.warnings:
-                            report.warnings.append(cand.line())   # once, though retried each pass
+                    changed = True
+                    fingerprint = graph_fingerprint(graph)
+                    if fingerprint in seen:
+                        _warn(report, f"{label}: rewrites cycle (the graph came back to an earlier form); stopped")
+                        stop = True
+                    elif sweeps >= MAX_SWEEPS:
+                        _warn(report, f"{label}: no fixpoint after {MAX_SWEEPS} sweeps; stopped")
+                        stop = True
+                    seen.add(fingerprint)
+                if stop:
+                    break
             if not changed:
                 break
-            fingerprint = graph_fingerprint(graph)
-            if fingerprint in seen:
-                report.warnings.append(f"{graph_kind}: rewrites cycle (the graph came back to an earlier form); stopped")
-                log.warning("%s", report.warnings[-1])
-                break
-            seen.add(fingerprint)
-        else:
-            report.warnings.append(f"{graph_kind}: no fixpoint after {MAX_ITERATIONS} iterations; stopped")
-            log.warning("%s", report.warnings[-1])
         report.candidates.extend(records.values())
+        if stage in S.POST_GRAD and st.legality is not None:
+            self._own_inductor_reinplacing(st, report)
 
-    def _try(self, rule: CompiledRule, node: fx.Node, ctx: Context, graph_kind: str) -> Candidate:
-        cand = Candidate(rule.name, rule.location, node.name, graph_kind, stopped_at="match")
+    def _sweep(self, st: _GraphState, tier: int, records, report: Report):
+        """One pass over the graph's nodes with the rules of priority ``tier``."""
+        fired = False
+        for node in list(st.graph.nodes):
+            if node._erased:
+                continue
+            for rule in self.candidates_for(node, st.stage):
+                if node._erased:
+                    break
+                if rule.priority != tier or rule.name in st.disabled:
+                    continue
+                started = time.perf_counter()
+                cand, restored = self._try(rule, node, st)
+                st.spent[rule.name] = st.spent.get(rule.name, 0.0) + time.perf_counter() - started
+                if restored:
+                    st = self._state(st.root, st.graph, st.stage, st.label)   # node objects were replaced
+                if cand.fired:
+                    report.candidates.append(cand)
+                    report.bytes_removed += cand.bytes_removed
+                    records.pop((rule.name, cand.node), None)
+                    fired = True
+                else:
+                    records[(rule.name, cand.node)] = cand
+                    if cand.stopped_at in ("rewrite", "legality") and cand.line() not in report.warnings:
+                        report.warnings.append(cand.line())   # once, though retried each sweep
+                if st.spent[rule.name] > RULE_TIME_BUDGET:
+                    st.disabled[rule.name] = "time"
+                    _warn(report, f"rule {rule.name} @ {rule.location} spent more than {RULE_TIME_BUDGET:.0f} s "
+                                  f"on {st.label}; stopped there")
+                if restored:
+                    return st, fired
+        return st, fired
+
+    def _try(self, rule: compiler.CompiledRule, node: fx.Node, st: _GraphState) -> Tuple[Candidate, bool]:
+        ctx = st.ctx
+        cand = Candidate(rule.name, rule.location, node.name, st.label, stopped_at="match")
         reached = ["match"]
-        ctx.reset()
+        ctx.reset(node)
         why: List[str] = []
         bindings: Dict[str, Any] = {}
         if not rule.match(node, bindings, why):
-            return self._stop(cand, reached, "match", "; ".join(reversed(why)) or "pattern does not match")
+            return self._stop(cand, reached, "match", "; ".join(reversed(why)) or "pattern does not match"), False
         ctx.bindings = bindings
+        path_note = ""
         try:
             if rule.path is not None:
                 path, note = rule.path(ctx)
                 if path is None:
-                    return self._stop(cand, reached, "match", note)
+                    return self._stop(cand, reached, "match", note), False
+                path_note = path.note
                 if rule.path_name:
                     ctx.bindings[rule.path_name] = path
                 ctx.bindings[rule.path_target] = path.last
@@ -234,50 +261,112 @@ class RuleSet:
                 reached.append("where")
                 mutated, detail = self._mutated_indices(rule, ctx)
                 if not mutated:
-                    return self._stop(cand, reached, "where", detail)
+                    return self._stop(cand, reached, "where", detail), False
                 ctx.mutated_indices = mutated
             for stage, guard in rule.guards:
                 reached.append(stage)
                 ok, detail = guard(ctx)
                 if not ok:
-                    return self._stop(cand, reached, stage, detail)
-        except Exception as e:  # a guard that cannot be evaluated on this graph is false
-            return self._stop(cand, reached, reached[-1], f"could not evaluate: {type(e).__name__}: {e}")
+                    if path_note and stage == "where":
+                        detail = f"{detail} ({path_note})"
+                    return self._stop(cand, reached, stage, detail), False
+        except Exception as e:  # noqa: BLE001 - a guard that cannot be evaluated stops the rule
+            reason = f"could not evaluate: {type(e).__name__}: {e}"
+            if rule.kind == "dependency":
+                raise DependencyError(f"dependency {rule.name} @ {rule.location} on {node.name}: {reason}; "
+                                      f"without it the program would lose a mutation") from e
+            return self._stop(cand, reached, reached[-1], reason), False
         reached.append("rewrite")
-        return self._rewrite(rule, ctx, cand, reached)
+        return self._rewrite(rule, st, cand, reached)
 
-    def _rewrite(self, rule: CompiledRule, ctx: Context, cand: Candidate, reached: List[str]) -> Candidate:
+    def _rewrite(self, rule, st: _GraphState, cand: Candidate, reached: List[str]) -> Tuple[Candidate, bool]:
+        ctx = st.ctx
         bindings_before = dict(ctx.bindings)
-        txn = Transaction(ctx.root, ctx.graph, strict=self.strict, on_new_node=ctx.facts.note_new_node)
+        snapshot = Snapshot(st.root, st.graph) if rule.untrusted else None
+        txn = Transaction(st.root, st.graph, strict=self.strict, on_new_node=self._on_new_node(st))
         ctx.txn = txn
+        step = "rewrite"
         try:
-            for entry, arg_evals in rule.actions:
-                args = [a(ctx)[0] for a in arg_evals]
-                entry.impl(ctx, *args)
+            for run in rule.steps:
+                run(ctx)
             if rule.order_check is not None:
                 self._check_order(rule, ctx)
             txn.validate()
+            if len(st.graph.nodes) > st.initial_size * GROWTH_FACTOR + GROWTH_SLACK:
+                st.disabled[rule.name] = "growth"
+                raise ActionError(f"the graph would grow past {len(st.graph.nodes)} nodes (it had "
+                                  f"{st.initial_size}); {rule.name} is stopped on this graph")
+            step = "legality"
+            verdict = self._legal(st, txn)
+            if not verdict:
+                raise _Refused(verdict.why)
+            removed = tuple(n.name for n in txn.to_erase)
+            created = [n for n in txn.created if n not in txn.to_erase]
+            saved = _copy_bytes(txn.to_erase) - _copy_bytes(created)
             txn.commit()
-        except Exception as e:
-            txn.rollback()
+        except BaseException as e:
+            restored = self._undo(txn, snapshot)
             ctx.bindings = bindings_before
-            msg = f"{type(e).__name__}: {e}; graph restored"
-            log.warning("rule %s @ %s on %s failed: %s", rule.name, rule.location, cand.node, msg)
-            return self._stop(cand, reached, "rewrite", msg)
+            reason = str(e) if isinstance(e, _Refused) else f"{type(e).__name__}: {e}"
+            if not isinstance(e, Exception):
+                raise
+            msg = f"{reason}; graph restored"
+            log.warning("rule %s @ %s on %s %s: %s", rule.name, rule.location, cand.node,
+                        "refused by the legality check" if step == "legality" else "failed", msg)
+            if rule.kind == "dependency":
+                raise DependencyError(f"dependency {rule.name} @ {rule.location} on {cand.node} could not be "
+                                      f"applied: {msg}; without it the program would lose a mutation") from e
+            if step == "legality":
+                reached.append("legality")
+            return self._stop(cand, reached, step, msg), restored
         finally:
             ctx.txn = None
+        reached.append("legality")
+        if st.legality is not None:
+            st.legality.note_committed(list(txn.old_args) + list(txn.created))
+        st.facts.note_changed()
         cand.stopped_at = None
         cand.reached = tuple(reached)
-        cand.before = tuple(ctx.removed)
-        cand.after = tuple(ctx.live_created())
+        cand.before = removed
+        cand.after = tuple(n.name for n in created)
+        cand.bytes_removed = saved
         log.info("fired %s @ %s on %s [%s]", rule.name, rule.location, cand.node, cand.graph)
-        return cand
+        return cand, False
 
-    def _mutated_indices(self, rule: CompiledRule, ctx: Context) -> Tuple[List[int], str]:
+    def _on_new_node(self, st: _GraphState):
+        def note(node: fx.Node) -> None:
+            st.facts.note_new_node(node)
+            if st.legality is not None:
+                st.legality.note_new_node(node)
+
+        return note
+
+    def _legal(self, st: _GraphState, txn: Transaction):
+        """The independent check: values and lowering on ATen graphs, the subgraph contract on
+        Dynamo graphs."""
+        if st.legality is not None:
+            return st.legality.check(txn.created, txn.to_erase, txn.old_args)
+        if S.STAGES[st.stage].graph == "torch":
+            return _hop_contract(st.root, txn)
+        if any(op_families.written_nodes(n) for n in txn.created + txn.to_erase):
+            return Verdict(False, "the legality check is off, so no write may be added or removed")
+        return Verdict(True)
+
+    @staticmethod
+    def _undo(txn: Transaction, snapshot: Optional[Snapshot]) -> bool:
+        """Roll back; when Python code edited the graph behind the transaction, restore the
+        snapshot.  Returns whether the graph was rebuilt from it (node objects are new)."""
+        txn.rollback()
+        if snapshot is not None and not snapshot.matches():
+            snapshot.restore()
+            return True
+        return False
+
+    def _mutated_indices(self, rule, ctx: Context) -> Tuple[List[int], str]:
         list_eval, cond_eval, var = rule.mutates
         values, shown = list_eval(ctx)
         if not isinstance(values, (list, tuple)):
-            return [], f"{shown} is not a list"
+            raise EvalError(f"{shown} is not a list")
         out, details = [], []
         for i in range(len(values)):
             ctx.bindings[var] = i
@@ -288,7 +377,7 @@ class RuleSet:
             return out, ""
         return out, f"no element of {shown} is mutated" + (": " + "; ".join(details) if details else " (it is empty)")
 
-    def _check_order(self, rule: CompiledRule, ctx: Context) -> None:
+    def _check_order(self, rule, ctx: Context) -> None:
         first_eval, relation, second_eval = rule.order_check
         var = rule.mutates[2]
         for i in ctx.mutated_indices:
@@ -296,19 +385,132 @@ class RuleSet:
             first, fd = first_eval(ctx)
             second, sd = second_eval(ctx)
             if not isinstance(first, fx.Node) or not isinstance(second, fx.Node):
-                raise compiler.EvalError(f"order: {fd} or {sd} is not a node after the rewrite")
+                raise EvalError(f"order: {fd} or {sd} is not a node after the rewrite")
             ok = second < first if relation == "after" else first < second
             if not ok:
-                raise compiler.EvalError(f"order violated: {fd} is not {relation} {sd}")
+                raise EvalError(f"order violated: {fd} is not {relation} {sd}")
         ctx.bindings.pop(var, None)
 
     @staticmethod
-    def _stop(cand: Candidate, reached: List[str], stage: str, reason: str) -> Candidate:
-        cand.stopped_at = stage
+    def _stop(cand: Candidate, reached: List[str], step: str, reason: str) -> Candidate:
+        cand.stopped_at = step
         cand.reason = reason
         cand.reached = tuple(reached)
         trace_log.debug("%s", cand.line())
         return cand
+
+    # ------------------------------------------------------------------ Inductor's reinplacing
+
+    def _own_inductor_reinplacing(self, st: _GraphState, report: Report) -> None:
+        """The safety net under the repair rules: if Inductor's reinplacing would still make an
+        unsafe decision on this graph, give those nodes private copies of their bases (always
+        right, never cheaper than the functional op) and say so."""
+        for _ in range(3):
+            sim = inductor_reinplace.simulate(st.root, st.graph, self.fact_tables.get("materialized"))
+            unsafe = sim.unsafe()
+            if not unsafe:
+                return
+            for decision in unsafe:
+                node = decision.node
+                txn = Transaction(st.root, st.graph, strict=self.strict, on_new_node=self._on_new_node(st))
+                st.ctx.txn = txn
+                try:
+                    st.ctx.edit.privatize(node)
+                    txn.validate()
+                    verdict = st.legality.check(txn.created, txn.to_erase, txn.old_args)
+                    if not verdict:
+                        raise _Refused(verdict.why)
+                    txn.commit()
+                except Exception as e:  # noqa: BLE001
+                    txn.rollback()
+                    raise RuntimeError(f"{st.label}: Inductor's reinplacing of {node.name} would be wrong "
+                                       f"({decision.unsafe}) and it could not be prevented: {e}") from e
+                finally:
+                    st.ctx.txn = None
+                st.legality.note_committed(list(txn.old_args) + list(txn.created))
+                st.facts.note_changed()
+                _warn(report, f"{st.label}: {node.name} ({op_display_name(node.target)}) now works on a private "
+                              f"copy, because {decision.unsafe}")
+        raise RuntimeError(f"{st.label}: Inductor's reinplacing stays unsafe after repairs")
+
+
+class _Refused(Exception):
+    """The legality check refused the rewrite."""
+
+
+def _hop_contract(root: fx.GraphModule, txn: Transaction):
+    """After a dependency action on a Dynamo graph: no subgraph of a higher-order op it created
+    writes its own inputs (the mutations left as data flow)."""
+    for node in txn.live_created():
+        if node.op == "call_function" and isinstance(node.target, torch._ops.HigherOrderOperator):
+            for attr in node.args:
+                if isinstance(attr, fx.Node) and attr.op == "get_attr":
+                    sub = getattr(root, attr.target, None)
+                    if isinstance(sub, fx.GraphModule):
+                        written = subgraph_written_placeholders(sub)
+                        if written:
+                            return Verdict(False, f"{attr.target} of the rewritten {node.name} still writes its "
+                                                  f"input {sorted(p.name for p in written)[0]}")
+    return Verdict(True)
+
+
+def _copy_bytes(nodes: Iterable[fx.Node]):
+    """Bytes the copies among ``nodes`` write (before they are erased)."""
+    return copy_count.total_bytes([c for c in map(copy_count.copy_of, nodes) if c is not None])
+
+
+def _warn(report: Report, message: str) -> None:
+    report.warnings.append(message)
+    log.warning("%s", message)
+
+
+# --------------------------------------------------------------------------- cache key
+
+
+@functools.lru_cache(maxsize=1)
+def _engine_source_digest() -> str:
+    """sha256 of the package's Python sources: the built-in vocabulary, analyses and actions."""
+    h = hashlib.sha256()
+    package = Path(__file__).resolve().parents[1]
+    for path in sorted(package.rglob("*.py")):
+        h.update(str(path.relative_to(package)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def cache_key(loaded, registry) -> str:
+    """What Inductor's FX graph cache key must cover for graphs these rules rewrote: the rule
+    sources, the engine (its source), and every user-registered predicate, function and action
+    the rules call (its version, else its code)."""
+    h = hashlib.sha256()
+    h.update((getattr(loaded, "digest", "") + ENGINE_VERSION).encode())
+    h.update(_engine_source_digest().encode())
+    for name in sorted(_called_names(loaded)):
+        entry = registry.get(name)
+        if entry is not None and not entry.builtin:
+            h.update(entry.fingerprint().encode())
+    return h.hexdigest()
+
+
+def _called_names(loaded) -> set:
+    names = set()
+
+    def visit(x):
+        if isinstance(x, ast.Call):
+            names.add(x.name)
+        if hasattr(x, "__dataclass_fields__"):
+            for f in x.__dataclass_fields__:
+                visit(getattr(x, f))
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                visit(v)
+
+    for item in list(getattr(loaded, "rules", [])) + list(getattr(loaded, "dependencies", [])):
+        visit(item)
+    return names
+
+
+# --------------------------------------------------------------------------- helpers
 
 
 @contextlib.contextmanager
@@ -364,10 +566,3 @@ def count_ops(graph: fx.Graph) -> Dict[str, int]:
             continue
         counts[key] = counts.get(key, 0) + 1
     return counts
-
-
-def _readable(gm: fx.GraphModule) -> str:
-    try:
-        return gm.print_readable(print_output=False)
-    except Exception:
-        return str(gm.graph)

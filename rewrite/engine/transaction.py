@@ -1,10 +1,18 @@
-"""All-or-nothing graph edits with an undo log.
+"""All-or-nothing graph edits: the one record of what a rewrite did.
 
 Actions never touch the graph directly: they insert, rewire and erase through a
-:class:`Transaction`.  Erasures are deferred to :meth:`commit`, so a rollback only has to restore
-the arguments it changed and drop the nodes and submodules it created.  ``validate`` checks what
-the transaction touched (inputs defined before use, fake-tensor metadata present and consistent
-with what it replaced), and the whole graph with ``lint()`` when it is small or when asked to.
+:class:`Transaction`, which keeps the undo log (created nodes, first arguments of every rewired
+node, nodes to erase, submodules added).  Erasures are deferred to :meth:`commit`, so a rollback
+only restores arguments and drops what was created.  The candidate's report (what was removed,
+what was added) and the legality check both read this log; nothing else records effects.
+
+``validate`` checks structure: inputs defined before use, nothing still reading an erased node,
+no placeholder or output erased, replacements of equal shape, dtype and device, fake-tensor
+metadata on every new ATen node, and ``graph.lint()`` on small graphs (always under ``strict``).
+
+A rule whose actions include Python registered by a user may edit the graph without the
+transaction; for those the engine takes a :class:`Snapshot` first and restores it exactly, node
+for node, when the rule fails.
 """
 from __future__ import annotations
 
@@ -12,8 +20,10 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import torch
 import torch.fx as fx
+from torch.fx.experimental.symbolic_shapes import statically_known_true
 
-from rewrite.analysis.graph_facts import fake_args, meta_value
+from rewrite.analysis import op_families
+from rewrite.analysis.fake import fake_args, fake_mode_of, fake_of, fake_value, meta_key
 
 FULL_LINT_LIMIT = 3000  # nodes; above this, validation checks only what the transaction touched
 
@@ -23,14 +33,14 @@ class ValidationError(RuntimeError):
 
 
 class Transaction:
-    def __init__(self, root: fx.GraphModule, graph: fx.Graph, strict: bool = False, on_new_node=None):
+    def __init__(self, root: fx.GraphModule, graph: fx.Graph, strict: bool = False,
+                 on_new_node: Optional[Callable[[fx.Node], None]] = None):
         self.root, self.graph, self.strict = root, graph, strict
         self.created: List[fx.Node] = []
-        self.arg_changes: List[Tuple[fx.Node, tuple, dict]] = []
-        self.meta_changes: List[Tuple[fx.Node, dict]] = []
+        self.old_args: Dict[fx.Node, Tuple[tuple, dict]] = {}   # first arguments of each rewired node
         self.to_erase: List[fx.Node] = []
         self.modules: List[str] = []
-        self.replaced: Dict[fx.Node, Any] = {}   # node -> what its uses now read
+        self.replaced: Dict[fx.Node, Any] = {}                   # node -> what its uses now read
         self._on_new_node = on_new_node
 
     # ------------------------------------------------------------------ edits
@@ -60,8 +70,12 @@ class Transaction:
             self._on_new_node(new)
         return new
 
+    def _remember(self, node: fx.Node) -> None:
+        if node not in self.old_args and node not in self.created:
+            self.old_args[node] = (node.args, dict(node.kwargs))
+
     def set_args(self, node: fx.Node, args: tuple, kwargs: Optional[dict] = None) -> None:
-        self.arg_changes.append((node, node.args, dict(node.kwargs)))
+        self._remember(node)
         node.args = tuple(args)
         if kwargs is not None:
             node.kwargs = dict(kwargs)
@@ -70,7 +84,7 @@ class Transaction:
         for user in list(old.users):
             if user is new or (where is not None and not where(user)):
                 continue
-            self.arg_changes.append((user, user.args, dict(user.kwargs)))
+            self._remember(user)
             user.replace_input_with(old, new)
         self.replaced[old] = new
 
@@ -87,11 +101,19 @@ class Transaction:
         self.modules.append(name)
         return name
 
+    # ------------------------------------------------------------------ queries
+
+    def live_created(self) -> List[fx.Node]:
+        return [n for n in self.created if n not in self.to_erase and not n._erased]
+
+    def writes_created(self) -> List[fx.Node]:
+        return [n for n in self.live_created() if op_families.written_nodes(n)]
+
     # ------------------------------------------------------------------ end
 
     def validate(self) -> None:
-        live = [n for n in self.created if n not in self.to_erase]
-        touched = live + [n for n, _, _ in self.arg_changes if n not in self.to_erase]
+        live = self.live_created()
+        touched = live + [n for n in self.old_args if n not in self.to_erase]
         for node in touched:
             for inp in node.all_input_nodes:
                 if inp in self.to_erase:
@@ -101,19 +123,18 @@ class Transaction:
                 if node.op != "output" and not inp < node:
                     raise ValidationError(f"{node.name} reads {inp.name} before it is defined")
         for node in self.to_erase:
+            if node.op in ("placeholder", "output"):
+                raise ValidationError(f"cannot erase {node.op} {node.name}")
             users = [u for u in node.users if u not in self.to_erase]
             if users:
                 raise ValidationError(f"cannot erase {node.name}: still used by {', '.join(u.name for u in users)}")
-        if any("val" in n.meta for n in self.graph.find_nodes(op="placeholder")):
+        if any(fake_of(n) is not None for n in self.graph.find_nodes(op="placeholder")):
             for node in live:
-                if isinstance(node.target, torch._ops.OpOverload) and meta_value(node) is None:
+                if isinstance(node.target, torch._ops.OpOverload) and fake_of(node) is None:
                     raise ValidationError(f"{node.name} has no fake-tensor metadata ({node.target} could not be run "
                                           f"on the fake values of its inputs)")
         for old, new in self.replaced.items():
-            vo, vn = meta_value(old), meta_value(new)
-            if vo is not None and vn is not None and (vo.dtype != vn.dtype or len(vo.shape) != len(vn.shape)):
-                raise ValidationError(f"{new.name if isinstance(new, fx.Node) else new} does not have the "
-                                      f"dtype/rank of {old.name} it replaces")
+            check_replacement(old, new)
         if self.strict or len(self.graph.nodes) <= FULL_LINT_LIMIT:
             self._lint()
 
@@ -130,7 +151,7 @@ class Transaction:
             self.graph.erase_node(node)
 
     def rollback(self) -> None:
-        for node, args, kwargs in reversed(self.arg_changes):
+        for node, (args, kwargs) in self.old_args.items():
             if not node._erased:
                 node.args, node.kwargs = args, kwargs
         for node in reversed(self.created):
@@ -139,23 +160,81 @@ class Transaction:
                     user.args, user.kwargs = (), {}
                 self.graph.erase_node(node)
         for name in self.modules:
-            delattr(self.root, name)
-        self.created, self.arg_changes, self.to_erase, self.modules = [], [], [], []
+            if hasattr(self.root, name):
+                delattr(self.root, name)
+        self.created, self.old_args, self.to_erase, self.modules, self.replaced = [], {}, [], [], {}
+
+
+def check_replacement(old: fx.Node, new: Any) -> None:
+    """``new`` may take ``old``'s place: a node of the same shape (symbolically), dtype and device."""
+    if not isinstance(new, fx.Node):
+        raise ValidationError(f"{old.name} would be replaced by the constant {new!r}; only a node can replace a node")
+    vo, vn = fake_value(old), fake_value(new)
+    if vo is None or vn is None:
+        return
+    same_shape = len(vo.shape) == len(vn.shape) and all(statically_known_true(a == b) for a, b in zip(vo.shape, vn.shape))
+    if not same_shape or vo.dtype != vn.dtype or vo.device != vn.device:
+        raise ValidationError(f"{new.name} ({vn.dtype}{list(vn.shape)} on {vn.device}) cannot replace {old.name} "
+                              f"({vo.dtype}{list(vo.shape)} on {vo.device})")
 
 
 def propagate_meta(node: fx.Node) -> None:
-    """Compute ``meta['val']`` of a new node by running its target on the fake values of its
+    """Compute the fake value of a new node by running its target on the fake values of its
     inputs, under the fake mode they come from."""
     if node.op != "call_function":
         return
-    vals = [meta_value(n) for n in node.all_input_nodes]
-    fake_mode = next((getattr(v, "fake_mode", None) for v in vals if getattr(v, "fake_mode", None) is not None), None)
+    vals = [fake_value(n) for n in node.all_input_nodes]
+    fake_mode = next((fake_mode_of(v) for v in vals if fake_mode_of(v) is not None), None)
     if fake_mode is None:
         return
     try:
         with fake_mode:
             out = node.target(*fake_args(node.args), **fake_args(node.kwargs))
-    except Exception:  # some targets cannot run on fake values; leave meta empty
+    except Exception:  # noqa: BLE001 - some targets cannot run on fake values; validate reports it
         return
-    key = "val" if any("val" in n.meta for n in node.all_input_nodes) else "example_value"
-    node.meta[key] = out
+    node.meta[meta_key(node.graph)] = out
+
+
+# --------------------------------------------------------------------------- snapshots
+
+
+class Snapshot:
+    """An exact copy of a graph's structure (and its owning module's submodules), to restore
+    after Python code edited the graph behind the transaction's back."""
+
+    def __init__(self, root: fx.GraphModule, graph: fx.Graph):
+        self.root, self.graph = root, graph
+        self.copy = fx.Graph()
+        self.copy.output(self.copy.graph_copy(graph, {}))
+        self.fingerprint = fingerprint(graph)
+        self.modules = set(dict(root.named_children())) if root is not None else set()
+
+    def matches(self) -> bool:
+        return fingerprint(self.graph) == self.fingerprint
+
+    def restore(self) -> None:
+        """Put the graph back exactly as it was (new node objects, same structure and names)."""
+        for node in reversed(list(self.graph.nodes)):
+            node.args, node.kwargs = (), {}
+        for node in reversed(list(self.graph.nodes)):
+            self.graph.erase_node(node)
+        # the erased nodes' names are still taken: free them, so that the copies get them back
+        self.graph._graph_namespace = type(self.graph._graph_namespace)()
+        self.graph.output(self.graph.graph_copy(self.copy, {}))
+        if self.root is not None:
+            for name in set(dict(self.root.named_children())) - self.modules:
+                delattr(self.root, name)
+
+
+def fingerprint(graph: fx.Graph) -> int:
+    """Structure of the graph: node names, ops, targets and arguments, in order."""
+    def shape(a):
+        if isinstance(a, fx.Node):
+            return ("%", a.name)
+        if isinstance(a, (list, tuple)):
+            return tuple(shape(x) for x in a)
+        if isinstance(a, dict):
+            return tuple((k, shape(v)) for k, v in a.items())
+        return repr(a)
+
+    return hash(tuple((n.name, n.op, str(n.target), shape(n.args), shape(n.kwargs)) for n in graph.nodes))

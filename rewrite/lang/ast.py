@@ -59,13 +59,6 @@ class Wildcard:
 
 
 @dataclass(frozen=True)
-class Rest:
-    """``...``: any number of remaining positional arguments."""
-
-    span: Span = _span()
-
-
-@dataclass(frozen=True)
 class KindPattern:
     """``input`` (graph input), ``const`` (non-tensor constant), ``node`` (any graph node),
     ``any`` (anything at all)."""
@@ -175,6 +168,27 @@ class Call:
 
 
 @dataclass(frozen=True)
+class KwArg:
+    """``key = value`` in a result pattern."""
+
+    key: str
+    value: "Expr"
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Build:
+    """A result pattern in ``rewrite``: ``[name =] aten.op.overload(args..., key=value)`` builds a
+    new node calling the op on bound values, inserted before the matched root node."""
+
+    name: Optional[str]
+    callee: Callee
+    args: Tuple["Expr", ...] = ()
+    kwargs: Tuple[KwArg, ...] = ()
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
 class Compare:
     """``left op right`` with op one of ``is``, ``is not``, ``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=``."""
 
@@ -210,10 +224,10 @@ Expr = Union[Var, Literal, ListExpr, Attr, Index, Call, Compare, Not, And, Or]
 
 @dataclass(frozen=True)
 class PathClause:
-    """``path [name =] source ->+ target through step: opset [when cond]``.
+    """``path [name =] source ->+ target through step: op | opset ... [when cond]``.
 
     Follows users of ``source`` transitively, one node per step, only into nodes whose target is
-    in ``allowed`` and for which ``cond`` holds with ``step`` bound to the candidate user and
+    one of ``allowed`` and for which ``cond`` holds with ``step`` bound to the candidate user and
     ``current`` bound to the node the path stands on.  ``target`` is bound to the last node.
     ``->+`` needs at least one step, ``->*`` allows zero (then ``target`` is ``source``).
     """
@@ -223,9 +237,20 @@ class PathClause:
     at_least_one: bool
     target: str
     step: str
-    allowed: Callee
+    allowed: Tuple[Callee, ...]
     cond: Optional[Expr] = None
     span: Span = _span()
+
+
+@dataclass(frozen=True)
+class StageClause:
+    """``stage post_grad`` or ``stage forward, backward``: where the rule runs."""
+
+    names: Tuple[str, ...]
+    span: Span = _span()
+
+
+RewriteStep = Union[Call, Build]
 
 
 @dataclass(frozen=True)
@@ -236,8 +261,9 @@ class Rule:
     where: Optional[Expr] = None
     profitable: Optional[Expr] = None
     safe: Optional[Expr] = None
-    rewrite: Tuple[Call, ...] = ()
+    rewrite: Tuple[RewriteStep, ...] = ()
     priority: Optional[int] = None
+    stage: Optional[StageClause] = None
     span: Span = _span()
 
 
@@ -269,6 +295,7 @@ class Dependency:
     mutates: Mutates
     order: Order
     via: Call
+    stage: Optional[StageClause] = None
     span: Span = _span()
 
 

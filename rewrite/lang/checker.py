@@ -1,5 +1,6 @@
-"""Semantic checks over parsed modules: names resolve, calls fit the vocabulary, variables are
-bound before use, and no rule is dead or silently shadowed by another.
+"""Semantic checks over parsed modules: names resolve, every call and attribute fits its
+declared kinds, variables are bound before use, rules say where they run and use only what
+that stage's graphs can contain, and no rule is dead or silently shadowed by another.
 
 All problems are collected (never raised) as :class:`Diagnostic`; the resolved op sets and fact
 tables are returned alongside so the loader does not resolve anything twice.
@@ -10,12 +11,16 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
+from rewrite import stages as S
+from rewrite import vocab as V
 from rewrite.lang import ast as A
 from rewrite.lang.diagnostics import Diagnostic, error, warning
-from rewrite.lang.ops import OPS, OpLookupError, OpRef, argument_names, contains, intersects, max_positional
+from rewrite.lang.ops import (
+    HIGHER_ORDER, OPS, OpLookupError, OpRef, argument_names, argument_types, contains, intersects, max_positional,
+    overload_schemas,
+)
 from rewrite.vocab import Registry, default_registry
 
-SAVED_FOR_BACKWARD_KEYS = ("output", "input", "both", "none")
 PATH_ONLY = ("current",)
 
 Ops = Tuple[OpRef, ...]
@@ -26,6 +31,8 @@ class CheckResult:
     diagnostics: List[Diagnostic] = field(default_factory=list)
     opsets: Dict[str, Ops] = field(default_factory=dict)
     facts: Dict[str, Dict[str, Ops]] = field(default_factory=dict)
+    builds: Dict[int, OpRef] = field(default_factory=dict)      # id(A.Build) -> the overload it calls
+    stages: Dict[int, Tuple[str, ...]] = field(default_factory=dict)  # id(rule or dependency) -> its stages
 
     @property
     def errors(self) -> List[Diagnostic]:
@@ -41,6 +48,34 @@ def check(modules: Sequence[A.Module], registry: Optional[Registry] = None) -> C
     return _Checker(registry or default_registry()).run(modules)
 
 
+@dataclass(frozen=True)
+class Binding:
+    """What the checker knows about a bound name."""
+
+    kind: V.Kind
+    ops: Optional[Ops] = None        # the ops a node bound to it can be
+    span: Optional[A.Span] = None
+
+
+Scope = Dict[str, Binding]
+
+
+def kind_of_schema_type(types: Optional[frozenset]) -> V.Kind:
+    """The rule-level kind of an op argument of these schema types."""
+    if not types or len(types) != 1:
+        return V.Any
+    t = next(iter(types))
+    if t == "Tensor":
+        return V.Node
+    if t == "Optional[Tensor]":
+        return V.OptNode
+    if t.startswith("List["):
+        return V.List
+    if t in ("SymInt", "Optional[SymInt]", "number", "Optional[number]", "Scalar"):
+        return V.Any
+    return V.Const
+
+
 class _Checker:
     def __init__(self, registry: Registry):
         self.registry = registry
@@ -50,6 +85,8 @@ class _Checker:
         self._broken_opsets: Set[str] = set()  # reported once, then silently unresolved
         self._path_only: Tuple[str, ...] = PATH_ONLY  # plus the current rule's path step variable
         self._pattern_ops: Dict[int, Tuple[A.OpPattern, Optional[Ops]]] = {}  # keeps p alive: ids stay unique
+        self._stages: Tuple[str, ...] = ()
+        self._needs_reported: Set[Tuple[str, str]] = set()
 
     def report(self, diag: Diagnostic) -> None:
         self.result.diagnostics.append(diag)
@@ -62,11 +99,12 @@ class _Checker:
                 self.opset_items.setdefault(item.name, item)
         for name in self.opset_items:
             self.opset(name)
-        rules: List[Tuple[A.Rule, Optional[Ops]]] = []
         for item in items:
             if isinstance(item, A.Facts):
                 self._facts(item)
-            elif isinstance(item, A.Rule):
+        rules: List[Tuple[A.Rule, Optional[Ops]]] = []
+        for item in items:
+            if isinstance(item, A.Rule):
                 rules.append((item, self._rule(item)))
             elif isinstance(item, A.Dependency):
                 self._dependency(item)
@@ -134,15 +172,33 @@ class _Checker:
             self.report(error(exc.message, callee.span, hint=exc.hint))
             return None
 
+    def callees(self, callees: Sequence[A.Callee]) -> Optional[Ops]:
+        out: List[OpRef] = []
+        ok = True
+        for c in callees:
+            ops = self.callee(c)
+            if ops is None:
+                ok = False
+            else:
+                out.extend(op for op in ops if op not in out)
+        return tuple(out) if ok else None
+
     # ---------------------------------------------------------------- facts
     def _facts(self, facts: A.Facts) -> None:
+        declared = self.registry.get_fact_table(facts.name)
+        if declared is None:
+            names = [t.name for t in self.registry.fact_tables()]
+            close = difflib.get_close_matches(facts.name, names, n=1)
+            self.report(error(f"unknown fact table '{facts.name}'", facts.span,
+                              hint=f"did you mean '{close[0]}'?" if close else
+                              f"fact tables are declared from Python; known: {', '.join(names)}"))
         table: Dict[str, Ops] = {}
         for group in facts.groups:
-            if facts.name == "saved_for_backward" and group.key not in SAVED_FOR_BACKWARD_KEYS:
-                close = difflib.get_close_matches(group.key, SAVED_FOR_BACKWARD_KEYS, n=1)
+            if declared is not None and group.key not in declared.keys:
+                close = difflib.get_close_matches(group.key, declared.keys, n=1)
                 hint = f"did you mean '{close[0]}'?" if close else \
-                    f"keys of saved_for_backward are {', '.join(SAVED_FOR_BACKWARD_KEYS)}"
-                self.report(error(f"unknown saved_for_backward key '{group.key}'", group.span, hint=hint))
+                    f"keys of {facts.name} are {', '.join(declared.keys)}"
+                self.report(error(f"unknown {facts.name} key '{group.key}'", group.span, hint=hint))
             if group.key in table:
                 self.report(error(f"duplicate fact key '{group.key}' in '{facts.name}'", group.span))
             ops: List[OpRef] = list(table.get(group.key, ()))
@@ -152,28 +208,78 @@ class _Checker:
         if facts.name not in self.result.facts:
             self.result.facts[facts.name] = table
 
+    # ---------------------------------------------------------------- stages
+    def _stage_clause(self, clause: Optional[A.StageClause], kind: str, span: A.Span) -> Tuple[str, ...]:
+        names = clause.names if clause is not None else S.DEFAULT_STAGE[kind]
+        known = S.stage_names()
+        ok = []
+        for name in names:
+            if name in known:
+                ok.append(name)
+            else:
+                close = difflib.get_close_matches(name, known, n=1)
+                self.report(error(f"unknown stage '{name}'", clause.span if clause else span,
+                                  hint=f"did you mean '{close[0]}'?" if close else f"stages: {', '.join(known)}"))
+        return S.expand(ok)
+
+    def _root_at_stages(self, pattern: A.OpPattern, ops: Optional[Ops]) -> None:
+        """A root op that cannot occur in the graphs of the rule's stages makes it dead."""
+        if not ops or not self._stages:
+            return
+        graphs = {S.STAGES[s].graph for s in self._stages}
+        if graphs == {"torch"} and all(op.namespace != HIGHER_ORDER for op in ops):
+            self.report(error(f"'{pattern.callee.dotted}' never occurs in Dynamo graphs, so this rule can never "
+                              f"fire at stage 'dynamo'", pattern.callee.span,
+                              hint="Dynamo graphs hold torch functions and higher-order ops; ATen ops appear "
+                                   "from stage 'joint' on"))
+
+    def _usable_here(self, entry: V.Entry, span: A.Span) -> None:
+        if entry.stages is None:
+            return
+        outside = [s for s in self._stages if s not in entry.stages]
+        if outside:
+            self.report(error(f"'{entry.name}' cannot be used at stage '{outside[0]}'", span,
+                              hint=f"'{entry.name}' works at {', '.join(entry.stages)}"))
+
+    def _needs(self, entry: V.Entry, span: A.Span) -> None:
+        for table in entry.needs:
+            if table not in self.result.facts and (entry.name, table) not in self._needs_reported:
+                self._needs_reported.add((entry.name, table))
+                self.report(error(f"'{entry.name}' needs the fact table '{table}', which no loaded file defines",
+                                  span, hint=f"define 'facts {table}' or include a file that does "
+                                             f"(the shipped rules have one)"))
+
     # ---------------------------------------------------------------- patterns
-    def pattern(self, p: A.Pattern, binds: Dict[str, Optional[Ops]], spans: Dict[str, A.Span]) -> None:
-        """Resolve ops in ``p``, check arities, and collect its bindings (name -> op set)."""
+    def pattern(self, p: A.Pattern, scope: Scope, kind: V.Kind = V.Any) -> None:
+        """Resolve ops in ``p``, check arities, and bind its names (a name bound twice must be
+        the same value)."""
         if isinstance(p, A.Bind):
-            if p.name in binds:
-                self.report(error(f"'{p.name}' is bound twice", p.span, hint=f"first bound at {spans[p.name]}"))
-            ops = self.pattern_ops(p.pattern) if isinstance(p.pattern, A.OpPattern) else None
-            binds[p.name] = ops
-            spans.setdefault(p.name, p.span)
-            if p.pattern is not None:
-                self.pattern(p.pattern, binds, spans)
+            inner = p.pattern
+            if isinstance(inner, A.OpPattern):
+                bound = Binding(V.Node, self.pattern_ops(inner), p.span)
+            elif isinstance(inner, A.KindPattern):
+                bound = Binding({"input": V.Node, "node": V.Node, "const": V.Const}.get(inner.kind, V.Any), None, p.span)
+            elif isinstance(inner, A.ListPattern):
+                bound = Binding(V.List, None, p.span)
+            elif isinstance(inner, A.LiteralPattern):
+                bound = Binding(V.Const, None, p.span)
+            else:
+                bound = Binding(kind, None, p.span)
+            if p.name not in scope:
+                scope[p.name] = bound
+            if inner is not None:
+                self.pattern(inner, scope, kind)
         elif isinstance(p, A.ListPattern):
             for item in p.items:
-                self.pattern(item, binds, spans)
+                self.pattern(item, scope)
         elif isinstance(p, A.OpPattern):
             ops = self.pattern_ops(p)
             if ops:
                 self._pattern_arity(p, ops)
-            for arg in p.args:
-                self.pattern(arg, binds, spans)
+            for i, arg in enumerate(p.args):
+                self.pattern(arg, scope, kind_of_schema_type(argument_types(ops, i)) if ops else V.Any)
             for kw in p.kwargs:
-                self.pattern(kw.pattern, binds, spans)
+                self.pattern(kw.pattern, scope, kind_of_schema_type(argument_types(ops, name=kw.key)) if ops else V.Any)
 
     def pattern_ops(self, p: A.OpPattern) -> Optional[Ops]:
         """The ops a pattern's callee names, resolved (and reported) once per pattern."""
@@ -197,111 +303,235 @@ class _Checker:
 
     # ---------------------------------------------------------------- rules
     def _rule(self, rule: A.Rule) -> Optional[Ops]:
+        self._stages = self._stage_clause(rule.stage, "rule", rule.span)
+        self.result.stages[id(rule)] = self._stages
+        if rule.match is None:
+            return None
         root = self.pattern_ops(rule.match.pattern)
-        binds: Dict[str, Optional[Ops]] = {rule.match.name: root}
-        spans = {rule.match.name: rule.match.span}
-        self.pattern(rule.match.pattern, binds, spans)
+        self._root_at_stages(rule.match.pattern, root)
+        scope: Scope = {rule.match.name: Binding(V.Node, root, rule.match.span)}
+        self.pattern(rule.match.pattern, scope)
         self._path_only = PATH_ONLY
         if rule.path is not None:
             self._path_only = PATH_ONLY + (rule.path.step,)
-            self._path(rule.path, binds, spans)
-        for section in ("where", "profitable", "safe"):
+            self._path(rule.path, scope)
+        for section in S.GUARD_SECTIONS:
             cond = getattr(rule, section)
             if cond is not None:
-                self.expr(cond, binds, section)
-        for call in rule.rewrite:
-            self.action(call, binds, "rewrite")
+                self.condition(cond, scope, section)
+        for step in rule.rewrite:
+            if isinstance(step, A.Build):
+                self.build(step, scope)
+            else:
+                self.action(step, scope, "rewrite")
         return root
 
-    def _path(self, path: A.PathClause, binds: Dict[str, Optional[Ops]], spans) -> None:
-        if path.source not in binds:
+    def _path(self, path: A.PathClause, scope: Scope) -> None:
+        if path.source not in scope:
             self.report(error(f"unbound variable '{path.source}'", path.span,
                               hint="the path source must be bound by the match pattern"))
-        allowed = self.callee(path.allowed)
-        source_ops = binds.get(path.source)
+        allowed = self.callees(path.allowed)
+        source_ops = scope[path.source].ops if path.source in scope else None
         around = tuple(allowed) + tuple(source_ops) if allowed and source_ops else None
         for name in (path.name, path.target, path.step):
-            if name is not None and name in binds:
-                self.report(error(f"'{name}' is already bound", path.span, hint=f"first bound at {spans[name]}"))
+            if name is not None and name in scope:
+                self.report(error(f"'{name}' is already bound", path.span,
+                                  hint=f"first bound at {scope[name].span}"))
         if path.cond is not None:
-            inner = dict(binds)
-            inner[path.step] = allowed
-            inner["current"] = around
-            self.expr(path.cond, inner, "path condition")
+            inner = dict(scope)
+            inner[path.step] = Binding(V.Node, allowed, path.span)
+            inner["current"] = Binding(V.Node, around, path.span)
+            self.condition(path.cond, inner, "path condition")
         if path.name is not None:
-            binds[path.name] = None
-        binds[path.target] = allowed if path.at_least_one else around
-        for name in (path.name, path.target):
-            if name is not None:
-                spans.setdefault(name, path.span)
+            scope.setdefault(path.name, Binding(V.Path, None, path.span))
+        scope.setdefault(path.target, Binding(V.Node, allowed if path.at_least_one else around, path.span))
 
     def _dependency(self, dep: A.Dependency) -> None:
-        binds: Dict[str, Optional[Ops]] = {dep.on.name: self.pattern_ops(dep.on.pattern)}
-        spans = {dep.on.name: dep.on.span}
-        self.pattern(dep.on.pattern, binds, spans)
-        self.expr(dep.mutates.target.base, binds, "mutates")
-        if dep.mutates.index_var in binds:
+        self._stages = self._stage_clause(dep.stage, "dependency", dep.span)
+        self.result.stages[id(dep)] = self._stages
+        root = self.pattern_ops(dep.on.pattern)
+        self._root_at_stages(dep.on.pattern, root)
+        scope: Scope = {dep.on.name: Binding(V.Node, root, dep.on.span)}
+        self.pattern(dep.on.pattern, scope)
+        self.expr(dep.mutates.target.base, scope, "mutates")
+        if dep.mutates.index_var in scope:
             self.report(error(f"'{dep.mutates.index_var}' is already bound", dep.mutates.target.index.span,
-                              hint=f"first bound at {spans[dep.mutates.index_var]}"))
-        inner = dict(binds)
-        inner[dep.mutates.index_var] = None
-        self.expr(dep.mutates.cond, inner, "mutates")
+                              hint=f"first bound at {scope[dep.mutates.index_var].span}"))
+        inner = dict(scope)
+        inner[dep.mutates.index_var] = Binding(V.Const, None, dep.mutates.span)
+        self.condition(dep.mutates.cond, inner, "mutates")
         self.expr(dep.order.first, inner, "order")
         self.expr(dep.order.second, inner, "order")
         self.action(dep.via, inner, "via")
 
-    # ---------------------------------------------------------------- expressions
-    def action(self, call: A.Call, scope: Dict[str, Optional[Ops]], section: str) -> None:
+    # ---------------------------------------------------------------- rewrite steps
+    def action(self, call: A.Call, scope: Scope, section: str) -> None:
         entry = self.registry.get(call.name)
         if entry is None:
             suggestion = self.registry.suggest(call.name, ("action",))
             self.report(error(f"unknown action '{call.name}'", call.span,
                               hint=f"did you mean '{suggestion}'?" if suggestion else None))
-        elif entry.kind != "action":
+            for arg in call.args:
+                self.expr(arg, scope, section)
+            return
+        if entry.kind != "action":
             self.report(error(f"'{call.name}' is a {entry.kind}, not an action; '{section}' calls actions",
                               call.span))
         else:
-            self._arity(call, entry.arity)
-        for arg in call.args:
-            self.expr(arg, scope, section)
+            self._usable_here(entry, call.span)
+        self._call_args(call, entry, scope, section)
 
-    def _arity(self, call: A.Call, arity: int) -> None:
-        if len(call.args) != arity:
-            self.report(error(f"'{call.name}' takes {arity} argument{'s' * (arity != 1)}, "
+    def build(self, step: A.Build, scope: Scope) -> None:
+        """A result pattern: the op must exist as one overload whose schema the arguments fit."""
+        kinds = [self.expr(a, scope, "rewrite") for a in step.args]
+        kw_kinds = {k.key: self.expr(k.value, scope, "rewrite") for k in step.kwargs}
+        op = self._build_overload(step, len(step.args), set(kw_kinds))
+        if op is not None:
+            self.result.builds[id(step)] = op
+            self._build_fits(step, op, kinds, kw_kinds)
+        if step.name is not None:
+            if step.name in scope:
+                self.report(error(f"'{step.name}' is already bound", step.span,
+                                  hint=f"first bound at {scope[step.name].span}"))
+            scope[step.name] = Binding(V.Node, (op,) if op is not None else None, step.span)
+
+    def _build_overload(self, step: A.Build, n_args: int, keys: Set[str]) -> Optional[OpRef]:
+        try:
+            op = OPS.resolve(step.callee.parts)
+        except OpLookupError as exc:
+            self.report(error(exc.message, step.callee.span, hint=exc.hint))
+            return None
+        if op.namespace == HIGHER_ORDER:
+            self.report(error(f"a result pattern cannot build higher-order op '{op.dotted}'", step.callee.span))
+            return None
+        if op.overload is not None:
+            return op
+        fitting = []
+        for overload, args in overload_schemas(op) or []:
+            positional = [a for a in args if not a.kwarg_only]
+            required = [a for a in positional if not a.has_default]
+            if len(required) <= n_args <= len(positional) and keys <= {a.name for a in args}:
+                fitting.append(overload)
+        if len(fitting) == 1:
+            return OPS.resolve(list(step.callee.parts) + [fitting[0]])
+        overloads = ", ".join(o for o, _ in overload_schemas(op) or [])
+        self.report(error(f"'{op.dotted}' has {'several overloads that fit' if fitting else 'no overload that fits'} "
+                          f"these arguments; name one", step.callee.span, hint=f"overloads: {overloads}"))
+        return None
+
+    def _build_fits(self, step: A.Build, op: OpRef, kinds, kw_kinds) -> None:
+        (_, args), = [(o, a) for o, a in overload_schemas(op) or [] if o == op.overload] or [("", None)]
+        if args is None:
+            return
+        positional = [a for a in args if not a.kwarg_only]
+        required = [a for a in positional if not a.has_default]
+        if not len(required) <= len(kinds) <= len(positional):
+            want = str(len(required)) if len(required) == len(positional) else f"{len(required)} to {len(positional)}"
+            self.report(error(f"'{op.dotted}' takes {want} positional arguments, got {len(kinds)}", step.span))
+            return
+        by_name = {a.name: a for a in args}
+        for key, kind in kw_kinds.items():
+            if key not in by_name:
+                close = difflib.get_close_matches(key, list(by_name), n=1)
+                self.report(error(f"'{op.dotted}' has no argument named '{key}'", step.span,
+                                  hint=f"did you mean '{close[0]}'?" if close else None))
+        pairs = list(zip(positional, kinds, step.args)) + \
+            [(by_name[k.key], kw_kinds[k.key], k.value) for k in step.kwargs if k.key in by_name]
+        for arg, kind, expr in pairs:
+            want = kind_of_schema_type(frozenset([arg.type]))
+            if not V.accepts(want, kind):
+                self.report(error(f"argument '{arg.name}' of '{op.dotted}' is a {arg.type}; "
+                                  f"{_describe(expr)} is {_a(kind)}", expr.span or step.span))
+        writes = [a.name for a in args if a.writes]
+        if writes:
+            frozen = [s for s in self._stages if not S.STAGES[s].mutation]
+            if frozen:
+                self.report(error(f"'{op.dotted}' writes its argument '{writes[0]}', but the {frozen[0]} graph "
+                                  f"must stay functional", step.span))
+
+    # ---------------------------------------------------------------- expressions
+    def condition(self, e: A.Expr, scope: Scope, section: str) -> None:
+        kind = self.expr(e, scope, section)
+        if kind not in (V.Bool, V.Any, V.Const):
+            self.report(error(f"'{section}' needs a condition, but {_describe(e)} is {_a(kind)}", e.span,
+                              hint="call a predicate or compare values"))
+
+    def _call_args(self, call: A.Call, entry: V.Entry, scope: Scope, section: str) -> None:
+        kinds = [self.expr(arg, scope, section) for arg in call.args]
+        if len(call.args) != entry.arity:
+            self.report(error(f"'{call.name}' takes {entry.arity} argument{'s' * (entry.arity != 1)}, "
                               f"got {len(call.args)}", call.span))
+            return
+        for param, kind, arg in zip(entry.params, kinds, call.args):
+            if not V.accepts(param.kind, kind):
+                self.report(error(f"'{call.name}' expects {_a(param.kind)} for '{param.name}', "
+                                  f"but {_describe(arg)} is {_a(kind)}", arg.span or call.span,
+                                  hint=f"{entry.signature()}"))
+        self._needs(entry, call.span)
 
-    def expr(self, e: A.Expr, scope: Dict[str, Optional[Ops]], section: str) -> None:
+    def expr(self, e: A.Expr, scope: Scope, section: str) -> V.Kind:
+        """Check ``e`` and return its kind."""
         if isinstance(e, A.Var):
             if e.name not in scope:
                 self.report(error(f"unbound variable '{e.name}'", e.span, hint=self._unbound_hint(e.name, scope)))
-        elif isinstance(e, A.Call):
-            entry = self.registry.get(e.name)
-            if entry is None:
-                kinds = ("predicate", "function")
-                suggestion = self.registry.suggest(e.name, kinds)
-                self.report(error(f"unknown predicate or function '{e.name}'", e.span,
-                                  hint=f"did you mean '{suggestion}'?" if suggestion else None))
-            elif entry.kind == "action":
-                self.report(error(f"action '{e.name}' cannot be used in '{section}'", e.span,
-                                  hint="actions change the graph; they belong in 'rewrite' and 'via'"))
-            else:
-                self._arity(e, entry.arity)
-            for arg in e.args:
-                self.expr(arg, scope, section)
-        elif isinstance(e, A.Index):
-            self._role_index(e, scope)
-            self.expr(e.base, scope, section)
-            self.expr(e.index, scope, section)
-        elif isinstance(e, A.Attr):
-            self.expr(e.base, scope, section)
-        elif isinstance(e, A.Not):
-            self.expr(e.operand, scope, section)
-        elif isinstance(e, (A.And, A.Or, A.ListExpr)):
+                return V.Any
+            return scope[e.name].kind
+        if isinstance(e, A.Literal):
+            return V.Const
+        if isinstance(e, A.ListExpr):
             for item in e.items:
                 self.expr(item, scope, section)
-        elif isinstance(e, A.Compare):
+            return V.List
+        if isinstance(e, A.Call):
+            entry = self.registry.get(e.name)
+            if entry is None:
+                suggestion = self.registry.suggest(e.name, ("predicate", "function"))
+                self.report(error(f"unknown predicate or function '{e.name}'", e.span,
+                                  hint=f"did you mean '{suggestion}'?" if suggestion else None))
+                for arg in e.args:
+                    self.expr(arg, scope, section)
+                return V.Any
+            if entry.kind == "action":
+                self.report(error(f"action '{e.name}' cannot be used in '{section}'", e.span,
+                                  hint="actions change the graph; they belong in 'rewrite' and 'via'"))
+                for arg in e.args:
+                    self.expr(arg, scope, section)
+                return V.Any
+            self._usable_here(entry, e.span)
+            self._call_args(e, entry, scope, section)
+            return entry.result
+        if isinstance(e, A.Index):
+            self._role_index(e, scope)
+            base = self.expr(e.base, scope, section)
+            self.expr(e.index, scope, section)
+            if base not in (V.List, V.Any):
+                self.report(error(f"{_describe(e.base)} is {_a(base)}; only lists can be indexed", e.span))
+            return V.Any
+        if isinstance(e, A.Attr):
+            base = self.expr(e.base, scope, section)
+            attr = self.registry.get_attribute(e.name)
+            if attr is None:
+                names = [a.name for a in self.registry.attributes()]
+                close = difflib.get_close_matches(e.name, names, n=1)
+                self.report(error(f"unknown attribute '{e.name}'", e.span,
+                                  hint=f"did you mean '{close[0]}'?" if close else f"attributes: {', '.join(names)}"))
+                return V.Any
+            if not V.accepts(attr.on, base) or (attr.on is V.Node and base is V.OptNode):
+                self.report(error(f"'{e.name}' is an attribute of {_a(attr.on)}, but {_describe(e.base)} is "
+                                  f"{_a(base)}", e.span))
+            return attr.result
+        if isinstance(e, A.Not):
+            self.expr(e.operand, scope, section)
+            return V.Bool
+        if isinstance(e, (A.And, A.Or)):
+            for item in e.items:
+                self.expr(item, scope, section)
+            return V.Bool
+        if isinstance(e, A.Compare):
             self.expr(e.left, scope, section)
             self.expr(e.right, scope, section)
+            return V.Bool
+        return V.Any
 
     def _unbound_hint(self, name: str, scope) -> Optional[str]:
         if name in self._path_only:
@@ -314,14 +544,15 @@ class _Checker:
             return f"'{name}' is a {entry.kind}: call it as {name}(...)"
         return None
 
-    def _role_index(self, e: A.Index, scope: Dict[str, Optional[Ops]]) -> None:
+    def _role_index(self, e: A.Index, scope: Scope) -> None:
         """``u.args[N]`` past every schema the node bound to ``u`` can have is a dead condition."""
         base = e.base
         if not (isinstance(base, A.Attr) and base.name == "args" and isinstance(base.base, A.Var)):
             return
         if not (isinstance(e.index, A.Literal) and type(e.index.value) is int):
             return
-        ops = scope.get(base.base.name)
+        bound = scope.get(base.base.name)
+        ops = bound.ops if bound is not None else None
         if not ops:
             return
         limit = max_positional(ops)
@@ -348,6 +579,27 @@ class _Checker:
                         f"rule '{later.name}' overlaps rule '{earlier.name}' ({earlier.span}): both match "
                         f"the same nodes at the same priority", later.span,
                         hint="give one of them a priority, or make their patterns disjoint"))
+
+
+def _a(kind: V.Kind) -> str:
+    """'a node', 'a path', 'None'..."""
+    names = {"node": "a node", "node?": "a node or None", "path": "a path", "list": "a list",
+             "const": "a constant", "number": "a number", "bool": "a condition", "op": "an op",
+             "any": "anything", "nothing": "nothing"}
+    return names.get(kind.name, kind.name)
+
+
+def _describe(e: A.Expr) -> str:
+    """A short quote of an expression for messages."""
+    if isinstance(e, A.Var):
+        return f"'{e.name}'"
+    if isinstance(e, A.Literal):
+        return repr(e.value) if e.value is not None else "None"
+    if isinstance(e, A.Call):
+        return f"'{e.name}(...)'"
+    if isinstance(e, A.Attr):
+        return f"'{_describe(e.base).strip(chr(39))}.{e.name}'"
+    return "this expression"
 
 
 # --------------------------------------------------------------------------- subsumption

@@ -1,4 +1,6 @@
-"""Generates the vocabulary section of ``docs/language.md`` from the registry.
+"""Generates the vocabulary section of ``docs/language.md`` from the registry's declarations:
+every predicate, function and action with its parameter kinds, result, stages and needed fact
+tables; every node attribute; every fact table and its keys.
 
 ``python -m rewrite.lang.docgen`` rewrites the text between the marker comments;
 ``--check`` changes nothing and exits 1 if the section is out of date.
@@ -6,7 +8,6 @@
 from __future__ import annotations
 
 import argparse
-import inspect
 import sys
 from pathlib import Path
 from typing import Optional
@@ -19,22 +20,39 @@ _TITLES = {"predicate": "Predicates", "function": "Functions", "action": "Action
 
 def builtin_registry():
     """The built-ins only: user registrations must not leak into the shipped reference."""
-    import rewrite.engine.builtins  # noqa: F401  (registers the built-ins)
-    from rewrite.vocab import BUILTINS
+    from rewrite.vocab import BUILTINS, default_registry
 
+    default_registry()   # registers the built-ins
     return BUILTINS
 
 
+def _entry_line(e) -> str:
+    extra = []
+    if e.stages is not None:
+        extra.append("stages: " + ", ".join(e.stages))
+    if e.needs:
+        extra.append("needs facts: " + ", ".join(e.needs))
+    tail = f" *({'; '.join(extra)})*" if extra else ""
+    return f"- **`{e.signature()}`**{tail}: {' '.join(e.doc.split())}"
+
+
 def render(registry) -> str:
-    """One bullet per name: signature (parameter names from the implementation), arity, doc."""
+    """One bullet per name: typed signature, where it may be used, what it needs, its doc."""
     lines = []
     for kind, title in _TITLES.items():
         lines += [f"### {title}", ""]
-        for e in (e for e in registry.entries() if e.kind == kind):
-            params = list(inspect.signature(e.impl).parameters)[1:1 + e.arity]
-            plural = "s" * (e.arity != 1)
-            lines.append(f"- **`{e.name}({', '.join(params)})`** ({e.arity} argument{plural}): {' '.join(e.doc.split())}")
+        lines += [_entry_line(e) for e in registry.entries() if e.kind == kind]
         lines.append("")
+    lines += ["### Node attributes", ""]
+    for a in registry.attributes():
+        lines.append(f"- **`x.{a.name}`** (x: {a.on}) -> {a.result}: {' '.join(a.doc.split())}")
+    lines += ["", "### Fact tables", ""]
+    for t in registry.fact_tables():
+        lines.append(f"- **`facts {t.name}`**, keys {', '.join(f'`{k}`' for k in t.keys)}: {' '.join(t.doc.split())}")
+    lines += ["", "### Kinds", ""]
+    from rewrite.vocab import KINDS
+    for k in KINDS:
+        lines.append(f"- `{k.name}`: {k.doc}")
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -52,6 +52,14 @@ class LoadedRules:
     warnings: List[Diagnostic]
     sources: Dict[str, str]
     digest: str
+    stages: Dict[int, Tuple[str, ...]]       # id(rule or dependency) -> the stages it runs in
+    builds: Dict[int, object]                # id(A.Build) -> the op overload it calls
+
+    def stages_of(self, item) -> Tuple[str, ...]:
+        return self.stages[id(item)]
+
+    def build_target(self, build: A.Build):
+        return self.builds[id(build)]
 
     def resolve(self, callee: Union[str, A.Callee]) -> Tuple[object, ...]:
         """Targets an opset name or op name (``aten.add.Tensor``) stands for.  KeyError if neither."""
@@ -164,6 +172,8 @@ def load(paths: Union[PathLike, Sequence[PathLike]], registry: Optional[Registry
         warnings=[d for d in got.diagnostics if not d.is_error],
         sources=got.sources,
         digest=digest(got.sources),
+        stages=dict(got.check.stages),
+        builds={k: op.target for k, op in got.check.builds.items()},
     )
 
 

@@ -141,6 +141,47 @@ def argument_names(ops: Sequence[OpRef]) -> Optional[FrozenSet[str]]:
     return frozenset(names)
 
 
+def argument_types(ops: Sequence[OpRef], position: Optional[int] = None, name: Optional[str] = None) -> Optional[FrozenSet[str]]:
+    """The schema types (``Tensor``, ``Tensor?[]``, ``int``...) the argument at ``position`` (or
+    called ``name``) has across every schema of ``ops``; None when some op has no schema."""
+    types: Set[str] = set()
+    for op in ops:
+        schemas = _schemas(op)
+        if schemas is None:
+            return None
+        for s in schemas:
+            args = [a for a in s.arguments if position is None or not a.kwarg_only]
+            if name is not None:
+                args = [a for a in s.arguments if a.name == name]
+            elif position is not None:
+                args = args[position:position + 1]
+            types.update(str(a.type) for a in args)
+    return frozenset(types)
+
+
+@dataclass(frozen=True)
+class Arg:
+    name: str
+    type: str
+    kwarg_only: bool
+    has_default: bool
+    writes: bool
+
+
+def overload_schemas(op: OpRef) -> Optional[list]:
+    """For a resolved op (a packet or an overload): ``[(overload name, [Arg...])]``; None for
+    higher-order ops."""
+    schemas = _schemas(op)
+    if schemas is None:
+        return None
+    out = []
+    for s in schemas:
+        args = [Arg(a.name, str(a.type), a.kwarg_only, a.has_default_value(),
+                    a.alias_info is not None and a.alias_info.is_write) for a in s.arguments]
+        out.append((s.overload_name or "default", args))
+    return out
+
+
 def intersects(a: Sequence[OpRef], b: Sequence[OpRef]) -> bool:
     return any(x.covers(y) or y.covers(x) for x in a for y in b)
 

@@ -21,8 +21,8 @@ from rewrite.lang import ast as A
 from rewrite.lang.diagnostics import Diagnostic, RulesError, error
 
 TOP_KEYWORDS = ("include", "opset", "facts", "rule", "dependency")
-RULE_SECTIONS = ("match", "path", "where", "profitable", "safe", "rewrite", "priority")
-DEPENDENCY_SECTIONS = ("on", "mutates", "order", "via")
+RULE_SECTIONS = ("stage", "match", "path", "where", "profitable", "safe", "rewrite", "priority")
+DEPENDENCY_SECTIONS = ("stage", "on", "mutates", "order", "via")
 OPERATOR_WORDS = ("through", "when", "after", "before", "and", "or", "not", "is", "True", "False", "None")
 KINDS = ("input", "const", "node", "any")
 RESERVED = frozenset(TOP_KEYWORDS + RULE_SECTIONS + DEPENDENCY_SECTIONS + OPERATOR_WORDS + KINDS + ("_",))
@@ -321,22 +321,28 @@ class _Builder:
         return A.Facts(self.name(name), built, self.span(t))
 
     def item_rule(self, t: Tree) -> A.Rule:
-        name, match, *sections = t.children
+        name, *sections = t.children
         fields = {}
         for sec in sections:
             kind = sec.data[: -len("_sec")]
-            if kind == "path":
+            if kind == "stage":
+                fields["stage"] = self.stage(sec)
+            elif kind == "match":
+                fields["match"] = self.match(sec)
+            elif kind == "path":
                 fields["path"] = self.path_clause(sec)
             elif kind == "rewrite":
-                fields["rewrite"] = tuple(self.call(c) for c in sec.children)
+                fields["rewrite"] = tuple(self.rewrite_step(c) for c in sec.children)
             elif kind == "priority":
                 fields["priority"] = self.priority(sec.children[0])
             else:
                 fields[kind] = self.expr(sec.children[0])
-        return A.Rule(self.name(name), self.match(match), span=self.span(t), **fields)
+        return A.Rule(self.name(name), span=self.span(t), **fields)
 
     def item_dependency(self, t: Tree) -> A.Dependency:
-        name, on, mutates, order, via = t.children
+        name, *sections = t.children
+        stage = self.stage(sections.pop(0)) if sections[0].data == "stage_sec" else None
+        on, mutates, order, via = sections
         base, index, cond = mutates.children
         target = A.Index(A.Var(self.name(base), self.span(base)), A.Var(self.name(index), self.span(index)),
                          A.Span(self.path, base.line, base.column, index.end_line, index.end_column + 1))
@@ -345,7 +351,29 @@ class _Builder:
             self.name(name), self.match(on),
             A.Mutates(target, str(index), self.expr(cond), self.span(mutates)),
             A.Order(self.expr(first), str(rel), self.expr(second), self.span(order)),
-            self.call(via.children[0]), self.span(t))
+            self.call(via.children[0]), stage=stage, span=self.span(t))
+
+    def stage(self, t: Tree) -> A.StageClause:
+        return A.StageClause(tuple(str(c) for c in t.children), self.span(t))
+
+    def rewrite_step(self, t: Tree):
+        if t.data == "call":
+            return self.call(t)
+        name, op_name, *args = t.children
+        positional, kwargs = [], []
+        for arg in args:
+            if arg is None:
+                continue
+            if isinstance(arg, Tree) and arg.data == "kw_arg":
+                key, value = arg.children
+                kwargs.append(A.KwArg(str(key), self.expr(value), self.span(arg)))
+            else:
+                if kwargs:
+                    self.diagnostics.append(error("positional argument after keyword arguments", self.span(arg)))
+                positional.append(self.expr(arg))
+        return A.Build(self.name(name) if name is not None else None,
+                       A.Callee(tuple(str(p) for p in op_name.children), self.span(op_name)),
+                       tuple(positional), tuple(kwargs), self.span(t))
 
     def priority(self, tok: Token) -> Optional[int]:
         value = parse_number(str(tok))
@@ -359,10 +387,11 @@ class _Builder:
         return A.Match(self.name(name), self.op_pattern(pattern), self.span(t))
 
     def path_clause(self, t: Tree) -> A.PathClause:
-        name, source, arrow, target, step, allowed, cond = t.children
+        name, source, arrow, target, step, *rest = t.children
+        cond = rest.pop() if rest and (rest[-1] is None or rest[-1].data != "callee") else None
         return A.PathClause(
             self.name(name) if name is not None else None, self.name(source), str(arrow) == "->+",
-            self.name(target), self.name(step), self.callee(allowed),
+            self.name(target), self.name(step), tuple(self.callee(c) for c in rest),
             self.expr(cond) if cond is not None else None, self.span(t))
 
     def callee(self, t: Tree) -> A.Callee:

@@ -168,8 +168,10 @@ def _alternatives(head: str, names: List[str]) -> List[str]:
 
 def _rule_blocks(r: A.Rule) -> List[Block]:
     cond_indent = 2 + RULE_KW + 1
-    blocks = [Block("rule", [f"rule {r.name}"]),
-              _section("match", RULE_KW, [f"{r.match.name} = {pattern(r.match.pattern)}"])]
+    blocks = [Block("rule", [f"rule {r.name}"])]
+    if r.stage is not None:
+        blocks.append(_section("stage", RULE_KW, [", ".join(r.stage.names)]))
+    blocks.append(_section("match", RULE_KW, [f"{r.match.name} = {pattern(r.match.pattern)}"]))
     if r.path is not None:
         blocks.append(_section("path", RULE_KW, _path_lines(r.path, cond_indent)))
     for kw in ("where", "profitable", "safe"):
@@ -177,10 +179,27 @@ def _rule_blocks(r: A.Rule) -> List[Block]:
         if cond is not None:
             blocks.append(_section(kw, RULE_KW, _broken(cond, cond_indent)))
     if r.rewrite:
-        blocks.append(_section("rewrite", RULE_KW, ["; ".join(expr(c) for c in r.rewrite)]))
+        blocks.append(_section("rewrite", RULE_KW, _rewrite_lines(r.rewrite, cond_indent)))
     if r.priority is not None:
         blocks.append(_section("priority", RULE_KW, [str(r.priority)]))
     return blocks
+
+
+def rewrite_step(step: A.RewriteStep) -> str:
+    if isinstance(step, A.Build):
+        args = [expr(a) for a in step.args] + [f"{k.key}={expr(k.value)}" for k in step.kwargs]
+        call = f"{step.callee.dotted}({', '.join(args)})"
+        return call if step.name is None else f"{step.name} = {call}"
+    return expr(step)
+
+
+def _rewrite_lines(steps, indent: int) -> List[str]:
+    """All steps on one line, or one per line (each but the last ending in ``;``)."""
+    texts = [rewrite_step(s) for s in steps]
+    one = "; ".join(texts)
+    if indent + len(one) <= WIDTH:
+        return [one]
+    return [t + ";" for t in texts[:-1]] + [texts[-1]]
 
 
 def path_clause(p: A.PathClause) -> str:
@@ -190,7 +209,8 @@ def path_clause(p: A.PathClause) -> str:
 
 def _path_head(p: A.PathClause) -> str:
     head = f"{p.name} = " if p.name is not None else ""
-    return head + f"{p.source} {'->+' if p.at_least_one else '->*'} {p.target} through {p.step}: {p.allowed.dotted}"
+    allowed = " | ".join(c.dotted for c in p.allowed)
+    return head + f"{p.source} {'->+' if p.at_least_one else '->*'} {p.target} through {p.step}: {allowed}"
 
 
 def _path_lines(p: A.PathClause, indent: int) -> List[str]:
@@ -208,7 +228,8 @@ def _path_lines(p: A.PathClause, indent: int) -> List[str]:
 
 def _dependency_blocks(d: A.Dependency) -> List[Block]:
     m = d.mutates
-    return [Block("dependency", [f"dependency {d.name}"]),
+    stage = [_section("stage", DEP_KW, [", ".join(d.stage.names)])] if d.stage is not None else []
+    return [Block("dependency", [f"dependency {d.name}"]), *stage,
             _section("on", DEP_KW, [f"{d.on.name} = {pattern(d.on.pattern)}"]),
             _section("mutates", DEP_KW, [f"{expr(m.target)} when {expr(m.cond)}"]),
             _section("order", DEP_KW, [f"{expr(d.order.first)} {d.order.relation} {expr(d.order.second)}"]),

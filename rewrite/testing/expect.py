@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from rewrite.engine.report import STAGES
+from rewrite.stages import STEPS as STAGES
 
 GRAPHS = ("inference", "forward", "backward", "dynamo", "post", "any")
 KINDS = ("fires", "rejects", "not fires", "absent", "present", "matches_eager", "eager_raises",

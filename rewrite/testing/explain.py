@@ -10,7 +10,8 @@ from typing import Callable, List, Optional, Sequence, Tuple
 import torch
 from torch.utils._pytree import tree_flatten
 
-from rewrite.engine.report import STAGES, Candidate, Report
+from rewrite.engine.report import Candidate, Report
+from rewrite.stages import STEPS as STAGES
 
 
 class TargetError(ValueError):

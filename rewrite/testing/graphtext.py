@@ -160,3 +160,11 @@ def changed_names(before: ParsedGraph, after: ParsedGraph) -> Optional[set]:
     a = {n.name: n.op for n in before.nodes}
     b = {n.name: n.op for n in after.nodes}
     return {k for k in set(a) | set(b) if a.get(k) != b.get(k)}
+
+
+def snapshot_graph(snapshot) -> ParsedGraph:
+    """A report's :class:`~rewrite.engine.report.GraphSnapshot` as a drawable graph."""
+    if snapshot is None:
+        return ParsedGraph()
+    kinds = {"placeholder": "input", "output": "output"}
+    return ParsedGraph([GNode(n.name, kinds.get(n.op, n.target), list(n.inputs), n.value) for n in snapshot.nodes])

@@ -5,9 +5,10 @@ from __future__ import annotations
 from html import escape
 from typing import Sequence
 
-from rewrite.engine.report import STAGES, Report
+from rewrite.engine.report import Report
+from rewrite.stages import STEPS as STAGES
 from rewrite.testing.explain import rule_source_line
-from rewrite.testing.graphtext import changed_names, parse_graph_text
+from rewrite.testing.graphtext import changed_names, snapshot_graph
 from rewrite.testing.svg import graph_svg
 
 CSS = """
@@ -47,7 +48,7 @@ def _report_section(report: Report) -> str:
              f"estimated clone/copy traffic removed: {report.bytes_removed} bytes per call</p>",
              _candidates_table(report)]
     if report.graph_before or report.graph_after:
-        before, after = parse_graph_text(report.graph_before), parse_graph_text(report.graph_after)
+        before, after = snapshot_graph(report.before), snapshot_graph(report.after)
         changed = changed_names(before, after)
         parts.append('<div class="pictures">'
                      f"<figure><figcaption>before the rules</figcaption>{graph_svg(before, changed, 'before')}</figure>"

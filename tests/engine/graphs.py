@@ -6,23 +6,44 @@ import textwrap
 
 import torch
 import torch.fx as fx
+from torch._inductor import config as inductor_config
+from torch._inductor.custom_graph_pass import CustomInferenceAwareGraphPass
 
 from rewrite.analysis.op_names import op_display_name
 from rewrite.backend import make_backend
 from rewrite.engine.ruleset import RuleSet
 
 
+class _Capture(CustomInferenceAwareGraphPass):
+    """Keeps a copy of every post-grad graph, where the rules would see it."""
+
+    def __init__(self):
+        self.graphs = []
+
+    def __call__(self, graph, is_inference=False):
+        from rewrite.backend import graph_kind_of
+
+        kind = "inference" if is_inference else graph_kind_of(graph, "forward")
+        self.graphs.append((kind, copy.deepcopy(graph.owning_module)))
+
+    def uuid(self):
+        return None
+
+
 def post_grad(fn, *inputs, kind: str = "inference") -> fx.GraphModule:
-    """The post-grad ATen graph AOTAutograd hands Inductor for ``fn`` (no rules applied)."""
+    """The post-grad ATen graph as the rules see it (after Inductor's functional passes) for
+    ``fn`` (no rules applied)."""
     torch._dynamo.reset()
-    be = make_backend([], base="eager")
-    if kind == "inference":
-        with torch.inference_mode():
+    capture = _Capture()
+    be = make_backend([], base="eager", cache=False)
+    with inductor_config.patch(post_grad_custom_post_pass=capture):
+        if kind == "inference":
+            with torch.inference_mode():
+                torch.compile(fn, backend=be, fullgraph=True)(*inputs)
+        else:
             torch.compile(fn, backend=be, fullgraph=True)(*inputs)
-    else:
-        torch.compile(fn, backend=be, fullgraph=True)(*inputs)
-    graphs = [gm for k, gm in be.graphs if k == kind]
-    return copy.deepcopy(graphs[-1])
+    graphs = [gm for k, gm in capture.graphs if k == kind]
+    return graphs[-1]
 
 
 def dynamo_graph(fn, *inputs) -> fx.GraphModule:

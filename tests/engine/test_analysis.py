@@ -95,7 +95,7 @@ def test_alias_read_after_the_candidate_is_found_with_its_reader():
         reader = gm.graph.call_function(torch.ops.aten.sum.default, (late,))
     facts = GraphFacts(gm.graph)
     assert facts.alias_used_between(x, scatter, copy)
-    assert reader.name in facts.witness
+    assert reader.name in facts.alias_used_between(x, scatter, copy).why
     assert not facts.alias_used_between(x, scatter, copy, exclude=[reader])
 
 
@@ -265,4 +265,4 @@ def test_inverse_views_and_mismatched_view_chains():
     facts = GraphFacts(g)
     assert facts.undoes_view(p3, p1) and not facts.undoes_view(p2, p1)
     assert facts.undoes_view(v2, v1) and not facts.undoes_view(v3, v1)
-    assert "gives" in (facts.witness or "")
+    assert "gives" in facts.undoes_view(v3, v1).why

@@ -9,6 +9,9 @@ from rewrite import vocab
 from rewrite.engine.ruleset import RuleSet
 
 SCATTER_RULE = """
+facts materialized
+  extern: aten.mm
+
 opset view_scatter   = aten.slice_scatter | aten.select_scatter
 opset indexed_update = aten.index_put | aten._unsafe_index_put
 
@@ -18,7 +21,7 @@ rule scatter_via_updates
   where      copied_back(last, base)
   profitable realized(base)
   safe       not alias_used_between(base, s, copy_back(base)) and not operands_overlap_write(s) and same_layout(s, base)
-  rewrite    reinplace(s); reinplace_path(p); erase(copy_back(base))
+  rewrite    reinplace(s); reinplace_path(p); erase(copy_back(base)); materialize_hazards()
 """
 
 
@@ -50,10 +53,14 @@ def test_scatter_through_indexed_update_fires_and_matches_eager(tmp_path):
     gm = post_grad(composed, *composed_inputs())
     report = rules(tmp_path, SCATTER_RULE).apply(gm)
     assert report.fired_rules() == ["scatter_via_updates"]
-    assert "aten.slice_scatter" not in ops(gm) and "aten.clone" not in ops(gm)
+    assert "aten.slice_scatter" not in ops(gm)
+    # the only copy left is of the gathered rows the indexed update reads (Inductor would
+    # otherwise compute them inside the update's loop), not of the field
+    clones = [n for n in gm.graph.nodes if n.op == "call_function" and n.target is torch.ops.aten.clone.default]
+    assert [tuple(c.meta["val"].shape) for c in clones] == [(3,)]
     assert "aten.index_put_" in ops(gm) and "aten.index_put" not in ops(gm)
     fired = report.fired[0]
-    assert fired.location.endswith("test.rules:5")
+    assert fired.location.endswith("test.rules:8")
     assert set(fired.before) >= {"slice_scatter", "copy_"}
     assert report.bytes_removed > 0
     eager_in, graph_in = composed_inputs(), composed_inputs()
@@ -117,8 +124,7 @@ def _graph_state(gm):
 
 def test_failing_action_rolls_back_and_program_stays_correct(tmp_path, registry):
     def explode(ctx, n):
-        from rewrite.engine import actions
-        actions.reinplace(ctx, n)              # a real edit first...
+        ctx.edit.reinplace(n)                  # a real edit first...
         raise RuntimeError("injected failure")  # ...then a failure
 
     vocab.register_action("explode", explode, registry=registry)
@@ -169,7 +175,8 @@ def test_erasing_a_copy_back_that_still_carries_data_is_refused(tmp_path):
     before = gm.code
     report = rules(tmp_path, text).apply(gm)
     assert gm.code == before
-    assert "would drop the write" in report.rejected[0].reason
+    cand = report.rejected[0]
+    assert cand.stopped_at == "legality" and "leaves input" in cand.reason
 
 
 def test_registered_predicate_is_callable_from_rules_and_documented(tmp_path, registry):
@@ -198,7 +205,8 @@ def test_rewrites_that_undo_each_other_stop_as_a_cycle(tmp_path, registry):
         return a + b
 
     gm = post_grad(f, torch.randn(3), torch.randn(3))
-    report = RuleSet.load([path], registry=registry).apply(gm)
+    # the legality check would refuse the swap (it cannot prove add commutative): turn it off
+    report = RuleSet.load([path], registry=registry, legality=False).apply(gm)
     assert any("cycle" in w for w in report.warnings)
     assert report.iterations <= 3
 

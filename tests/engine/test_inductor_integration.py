@@ -23,9 +23,9 @@ def test_custom_pass_uuid_hashes_rules_and_changes_with_them(tmp_path):
     a.write_text("opset u = aten.index_put\n")
     b = tmp_path / "b.rules"
     b.write_text("opset u = aten.index_put | aten._unsafe_index_put\n")
-    pa = RulePass(make_backend([a], base="eager").rule_set, [], [])
-    pa2 = RulePass(make_backend([a], base="eager").rule_set, [], [])
-    pb = RulePass(make_backend([b], base="eager").rule_set, [], [])
+    pa = RulePass(make_backend([a], base="eager").rule_set)
+    pa2 = RulePass(make_backend([a], base="eager").rule_set)
+    pb = RulePass(make_backend([b], base="eager").rule_set)
     assert pa.uuid() == pa2.uuid() != pb.uuid()
 
 

@@ -60,13 +60,20 @@ def exprs():
 
 
 calls = st.builds(A.Call, names, st.lists(exprs(), max_size=2).map(tuple))
+op_names = st.lists(names, min_size=2, max_size=3).map(lambda parts: A.Callee(tuple(parts)))
+builds = st.builds(A.Build, st.none() | names, op_names, st.lists(exprs(), max_size=2).map(tuple),
+                   st.lists(st.builds(A.KwArg, names, exprs()), max_size=2).map(tuple))
 opt_expr = st.none() | exprs()
-paths = st.builds(A.PathClause, st.none() | names, names, st.booleans(), names, names, callees, opt_expr)
+stage_clauses = st.none() | st.builds(A.StageClause, st.lists(names, min_size=1, max_size=2).map(tuple))
+paths = st.builds(A.PathClause, st.none() | names, names, st.booleans(), names, names,
+                  st.lists(callees, min_size=1, max_size=3).map(tuple), opt_expr)
 rules = st.builds(A.Rule, names, st.builds(A.Match, names, op_patterns()), st.none() | paths, opt_expr, opt_expr,
-                  opt_expr, st.lists(calls, max_size=3).map(tuple), st.none() | st.integers(-100, 100))
+                  opt_expr, st.lists(calls | builds, max_size=3).map(tuple), st.none() | st.integers(-100, 100),
+                  stage_clauses)
 mutates = st.builds(lambda base, i, cond: A.Mutates(A.Index(A.Var(base), A.Var(i)), i, cond), names, names, exprs())
 dependencies = st.builds(A.Dependency, names, st.builds(A.Match, names, op_patterns()), mutates,
-                         st.builds(A.Order, exprs(), st.sampled_from(["after", "before"]), exprs()), calls)
+                         st.builds(A.Order, exprs(), st.sampled_from(["after", "before"]), exprs()), calls,
+                         stage_clauses)
 items = st.one_of(
     st.builds(A.Include, st.text(max_size=12)),
     st.builds(A.OpSet, names, st.lists(callees, min_size=1, max_size=4).map(tuple)),

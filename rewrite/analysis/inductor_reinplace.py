@@ -1,0 +1,207 @@
+"""What Inductor's own reinplacing pass will do to a post-grad graph, found by running it on a
+copy, and whether the result is still right.
+
+Inductor runs ``reinplace_inplaceable_ops`` after every custom post-grad pass, ours included,
+and nothing lets a backend turn it off.  It turns view scatters, indexed updates and foreach ops
+into in-place writes when their base has no later reader, without asking whether the source
+still reads what the write changes (pytorch issue 197829) or whether the write lands in memory
+whose old value is still observed (issue 198094).  So the rules must know its decisions before
+it makes them: :class:`InductorReinplace` runs the pass on a copy of the graph as it is now,
+maps every decision back to the node it concerns, and judges the copy it leaves with the same
+legality check as every rewrite (values, then lowering hazards).  Repair rules
+(``rules/inductor.rules``) then act on the original nodes.
+"""
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Set
+
+import torch.fx as fx
+from torch._inductor.fx_passes import reinplace as passes
+from torch._inductor.fx_utils import FakeTensorUpdater
+from torch._inductor.virtualized import NullHandler, V
+
+from rewrite.analysis import op_families
+from rewrite.analysis.copies import copies
+from rewrite.analysis.fake import graph_fake_mode
+from rewrite.analysis.lowering import LoweringModel
+from rewrite.analysis.semantics import Terms, observe_graph
+
+
+@dataclass
+class Decision:
+    node: fx.Node                          # the original node Inductor would write in place
+    unsafe: str = ""                       # why the result would be wrong ("" when it is right)
+
+
+@dataclass
+class Simulation:
+    decisions: Dict[fx.Node, Decision] = field(default_factory=dict)
+    error: str = ""                        # the pass could not be simulated
+
+    def unsafe(self) -> List[Decision]:
+        return [d for d in self.decisions.values() if d.unsafe]
+
+
+def candidates(graph: fx.Graph) -> List[fx.Node]:
+    """Nodes Inductor's pass considers: view scatters and its in-placeable ops."""
+    known = set(passes.inplaceable_ops) | set(passes.inplaceable_foreach_ops)
+    return [n for n in graph.nodes if n.op == "call_function"
+            and (op_families.is_view_scatter(n) or n.target in known)]
+
+
+@contextlib.contextmanager
+def _inductor_fake_mode(graph: fx.Graph):
+    """Inductor's passes read the fake mode from ``V``; set it when no compile set it."""
+    if not isinstance(V.get_fake_mode(), NullHandler):
+        yield
+        return
+    with V.set_fake_mode(graph_fake_mode(graph)):
+        yield
+
+
+def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] = None) -> Simulation:
+    """Run Inductor's reinplacing on a copy of ``graph`` and judge what it did."""
+    if not candidates(graph):
+        return Simulation()
+    copy_graph = fx.Graph()
+    val_map: Dict[fx.Node, fx.Node] = {}
+    out = copy_graph.graph_copy(graph, val_map)
+    copy_graph.output(out)
+    copy_gm = fx.GraphModule(gm, copy_graph)
+    original_of = {c: o for o, c in val_map.items()}
+    scatter_users = {c: list(c.users) for o, c in val_map.items() if op_families.is_view_scatter(c)}
+    sim = Simulation()
+    try:
+        with _inductor_fake_mode(graph):
+            updater = FakeTensorUpdater(copy_gm)
+            passes.canonicalize_view_scatter_ops(copy_graph)
+            generalized = _map_generalized(scatter_users, original_of)
+            updater.incremental_update()
+            targets_before = {c: c.target for c in copy_graph.nodes}
+            passes.reinplace_inplaceable_ops_core(copy_graph)
+            writes_of: Dict[fx.Node, Set[fx.Node]] = {}
+            for g, originals in generalized.items():
+                if not g._erased and g.target is passes._inplace_generalized_scatter:
+                    for o in originals:
+                        sim.decisions[o] = Decision(o)
+                    writes_of[g] = set(originals)
+            for c, before in targets_before.items():
+                if not c._erased and c.target is not before and c in original_of:
+                    sim.decisions[original_of[c]] = Decision(original_of[c])
+            pending = {(g.args[0], g.args[1]): originals for g, originals in writes_of.items()}
+            passes.decompose_generalized_scatter(copy_graph)
+    except Exception as exc:  # noqa: BLE001 - a pass we cannot run: assume the worst
+        sim.error = f"{type(exc).__name__}: {exc}"
+        for node in candidates(graph):
+            sim.decisions[node] = Decision(node, f"Inductor's reinplacing could not be simulated ({sim.error})")
+        return sim
+    if sim.decisions:
+        _judge(graph, copy_graph, sim, original_of, pending, materialized)
+    return sim
+
+
+def final_copies(gm: fx.GraphModule, graph: fx.Graph):
+    """The copies (:mod:`rewrite.analysis.copies`) left once Inductor's reinplacing has run on a
+    copy of ``graph``: what the graph Inductor finally lowers will copy."""
+    if not candidates(graph):
+        return copies(graph)
+    copy_graph = fx.Graph()
+    copy_graph.output(copy_graph.graph_copy(graph, {}))
+    copy_gm = fx.GraphModule(gm, copy_graph)
+    with _inductor_fake_mode(graph):
+        passes.reinplace_inplaceable_ops(FakeTensorUpdater(copy_gm), copy_graph)
+    return copies(copy_graph)
+
+
+def _map_generalized(scatter_users, original_of) -> Dict[fx.Node, List[fx.Node]]:
+    """Which original view scatters each ``_generalized_scatter`` of the copy stands for (a
+    chain of scatters through views of one base becomes one)."""
+    out: Dict[fx.Node, List[fx.Node]] = {}
+    owner: Dict[fx.Node, fx.Node] = {}
+    for c, users in scatter_users.items():
+        for u in users:
+            if u._erased:
+                continue
+            for a in _flat(u.args):
+                if isinstance(a, fx.Node) and a.target is passes._generalized_scatter:
+                    owner[c] = a
+    changed = True
+    while changed:                      # inner scatters of a fused chain: their user was the outer one
+        changed = False
+        for c, users in scatter_users.items():
+            if c in owner:
+                continue
+            for u in users:
+                if u in owner:
+                    owner[c] = owner[u]
+                    changed = True
+                    break
+    for c, g in owner.items():
+        out.setdefault(g, []).append(original_of[c])
+    return out
+
+
+def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialized) -> None:
+    """Mark the decisions whose writes make the copy wrong."""
+    terms = Terms()
+    before, after = observe_graph(graph, terms), observe_graph(copy_graph, terms)
+    write_owner: Dict[fx.Node, List[fx.Node]] = {}
+    for n in copy_graph.nodes:
+        if n.op != "call_function" or not op_families.written_nodes(n):
+            continue
+        if n in original_of and original_of[n] in sim.decisions:
+            write_owner[n] = [original_of[n]]
+        elif op_families.is_copy_target(n.target) and n not in original_of:
+            for (inp, src), originals in pending.items():
+                if n.args[1] is src and _root(n.args[0]) is _root(inp):
+                    write_owner[n] = list(originals)
+    if before != after:
+        reason = f"Inductor's reinplacing would change what the program computes ({before.difference(after)})"
+        involved = _decisions_on(after.changed_roots(before), write_owner)
+        for node in involved or list(sim.decisions):
+            sim.decisions[node].unsafe = reason
+    model = LoweringModel(copy_graph, materialized)
+    for hazard in model.hazards():
+        owners = write_owner.get(hazard.write) or _owners_through(hazard.operand, write_owner)
+        if not owners:
+            written = {_root(d) for d in op_families.written_nodes(hazard.write)}
+            owners = [o for w, os in write_owner.items() for o in os
+                      if any(_root(d) in written for d in op_families.written_nodes(w))]
+        for node in owners:
+            if not sim.decisions[node].unsafe:
+                sim.decisions[node].unsafe = "after Inductor's reinplacing, " + hazard.describe()
+
+
+def _owners_through(node: fx.Node, write_owner) -> List[fx.Node]:
+    """Decisions whose write ``node`` reads through (its alias chain passes a decision's write)."""
+    while node is not None:
+        if node in write_owner:
+            return list(write_owner[node])
+        node = op_families.alias_source(node)
+    return []
+
+
+def _decisions_on(roots, write_owner) -> List[fx.Node]:
+    out = []
+    for w, originals in write_owner.items():
+        if any(_root(d).target in roots for d in op_families.written_nodes(w)):
+            out.extend(originals)
+    return out
+
+
+def _root(node: fx.Node) -> fx.Node:
+    while True:
+        source = op_families.alias_source(node)
+        if source is None:
+            return node
+        node = source
+
+
+def _flat(a):
+    if isinstance(a, (list, tuple)):
+        for x in a:
+            yield from _flat(x)
+    else:
+        yield a

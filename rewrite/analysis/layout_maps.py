@@ -1,0 +1,184 @@
+"""Element maps of views, in the logical coordinates of the tensor they view.
+
+A map ``(sizes, strides, offset)`` says which elements of a logical tensor ``V`` a view of it
+holds: element ``i`` of the view is element ``offset + sum(i_k * strides[k])`` of ``V`` read in
+row-major (contiguous) order.  Maps are computed by replaying the view ops on a fake contiguous
+tensor of ``V``'s shape, so they are exact for every view op torch knows and stay symbolic on
+symbolic shapes.  Two views of the same tensor hold the same elements in the same order exactly
+when their maps are equal.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence, Tuple
+
+import torch
+import torch.fx as fx
+
+from rewrite.analysis import op_families
+from rewrite.analysis.fake import fake_args, fake_mode_of, fake_value
+
+Map = Tuple[tuple, tuple, object]
+
+
+def dim_key(x):
+    """An int, or the sympy expression of a symbolic size (never specialized)."""
+    if isinstance(x, torch.SymInt):
+        expr = x.node.expr
+        return int(expr) if getattr(expr, "is_Integer", False) else expr
+    return x
+
+
+def shape_key(shape) -> tuple:
+    return tuple(dim_key(s) for s in shape)
+
+
+def contiguous_strides(sizes: Sequence) -> tuple:
+    strides, acc = [], 1
+    for s in reversed(tuple(sizes)):
+        strides.append(acc)
+        acc = acc * s
+    return tuple(reversed(strides))
+
+
+def map_of_tensor(t: torch.Tensor) -> Map:
+    sizes = shape_key(t.shape)
+    strides = tuple(0 if s == 1 else dim_key(st) for s, st in zip(sizes, t.stride()))
+    return sizes, strides, dim_key(t.storage_offset())
+
+
+def identity_map(shape) -> Map:
+    sizes = shape_key(shape)
+    return sizes, tuple(0 if s == 1 else st for s, st in zip(sizes, contiguous_strides(sizes))), 0
+
+
+def is_identity(m: Map, shape) -> bool:
+    return m == identity_map(shape)
+
+
+def contiguous_fake(like: torch.Tensor, shape=None) -> Optional[torch.Tensor]:
+    """A fake contiguous tensor with ``like``'s dtype and device (and ``shape``), under the fake
+    mode ``like`` belongs to."""
+    mode = fake_mode_of(like)
+    if mode is None:
+        return None
+    shape = tuple(like.shape if shape is None else shape)
+    with mode:
+        return torch.empty_strided(shape, contiguous_strides(shape), dtype=like.dtype, device=like.device)
+
+
+def apply_step(step: fx.Node, t: torch.Tensor) -> torch.Tensor:
+    """Apply the view ``step`` (a view op node, an in-place op returning its destination, or
+    ``getitem`` of a view-list op) to ``t`` instead of its real source."""
+    target = step.target
+    if op_families.is_getitem(step):
+        producer = step.args[0]
+        return producer.target(t, *fake_args(producer.args[1:]), **fake_args(producer.kwargs))[step.args[1]]
+    if op_families.returns_written(target):
+        return t
+    return target(t, *fake_args(step.args[1:]), **fake_args(step.kwargs))
+
+
+def replay(steps: Sequence[fx.Node], base: torch.Tensor) -> Optional[Map]:
+    """The map of ``steps`` applied in order to ``base`` (a fake tensor laid out as the map's
+    coordinates).  None when a step cannot be replayed (``as_strided`` on a base whose real
+    layout differs from the replayed one, ops that fail on fake values)."""
+    mode = fake_mode_of(base)
+    if mode is None:
+        return None
+    t = base
+    try:
+        with mode:
+            for step in steps:
+                t = apply_step(step, t)
+    except Exception:  # noqa: BLE001 - a step we cannot replay has no known map
+        return None
+    return map_of_tensor(t)
+
+
+def chain_to(node: fx.Node) -> Tuple[fx.Node, Tuple[fx.Node, ...]]:
+    """``(root, steps)``: the node owning ``node``'s memory and the view steps from it."""
+    steps = []
+    while True:
+        source = op_families.alias_source(node)
+        if source is None:
+            return node, tuple(reversed(steps))
+        steps.append(node)
+        node = source
+
+
+def _as_strided_is_absolute(steps: Sequence[fx.Node]) -> bool:
+    return any(getattr(s.target, "__name__", "").startswith("as_strided") for s in steps)
+
+
+def map_from_root(root: fx.Node, steps: Sequence[fx.Node]) -> Optional[Map]:
+    """The map of the view reached by ``steps`` in the logical coordinates of ``root``."""
+    root_val = fake_value(root)
+    if root_val is None:
+        return None
+    if not steps:
+        return identity_map(root_val.shape)
+    if _as_strided_is_absolute(steps):
+        # as_strided's arguments are storage addresses: they mean the same in logical
+        # coordinates only when the root is contiguous and starts its storage.
+        if map_of_tensor(root_val) != identity_map(root_val.shape):
+            return None
+    base = contiguous_fake(root_val)
+    return None if base is None else replay(steps, base)
+
+
+def view_of_map(value_like: torch.Tensor, m: Map) -> Optional[torch.Tensor]:
+    """A fake tensor laid out as the map ``m`` over a contiguous tensor shaped like
+    ``value_like``: replaying further view ops on it composes maps."""
+    base = contiguous_fake(value_like)
+    if base is None:
+        return None
+    try:
+        with fake_mode_of(base):
+            return base.as_strided(m[0], m[1], m[2])
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def compose_steps(value_like: torch.Tensor, m: Map, steps: Sequence[fx.Node]) -> Optional[Map]:
+    """The map of ``steps`` applied to the view ``m`` of a tensor shaped like ``value_like``."""
+    t = view_of_map(value_like, m)
+    return None if t is None else replay(steps, t)
+
+
+def scatter_map(scatter: fx.Node, base_shape_like: torch.Tensor, base_map: Optional[Map] = None) -> Optional[Map]:
+    """Where ``X_scatter(base, src, *args)`` writes, as a map over the base's logical
+    coordinates (or, with ``base_map``, over the coordinates of the tensor the base views)."""
+    view_op = op_families.view_op_for_scatter(scatter.target)
+    if view_op is None:
+        return None
+    args = fake_args(scatter.args[2:])
+    kwargs = fake_args(scatter.kwargs)
+    if base_map is None:
+        t = contiguous_fake(base_shape_like)
+    else:
+        t = view_of_map(base_shape_like, base_map)
+    if t is None:
+        return None
+    if view_op.__name__.startswith("as_strided") and base_map is not None:
+        return None
+    try:
+        with fake_mode_of(t):
+            return map_of_tensor(view_op(t, *args, **kwargs))
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def view_copy_map(node: fx.Node, source_like: torch.Tensor) -> Optional[Map]:
+    """For a functional view (``slice_copy``, ``_unsafe_view``, ``view_copy``...): the map of the
+    view it copies, over its source's logical coordinates."""
+    view_op = op_families.view_op_of_view_copy(node.target)
+    if view_op is None:
+        return None
+    base = contiguous_fake(source_like)
+    if base is None:
+        return None
+    try:
+        with fake_mode_of(base):
+            return map_of_tensor(view_op(base, *fake_args(node.args[1:]), **fake_args(node.kwargs)))
+    except Exception:  # noqa: BLE001
+        return None

@@ -1,0 +1,88 @@
+"""The independent legality check under every rewrite.
+
+A transaction may add, remove or move writes.  Whatever rule or pass proposed it, it is kept only
+if the graph after it
+
+1. computes the same values as before: every output and the final content of every graph input
+   are the same terms (:mod:`rewrite.analysis.semantics`, FX order), and
+2. stays right once Inductor lowers it: no write whose memory a lazily computed value reads at
+   other positions inside the write's loop or across it (:mod:`rewrite.analysis.lowering`).
+
+It trusts nothing the rule says: not its ``safe`` section, not the action's description of
+itself.  Writes present when the pass started (AOTAutograd's copy-back epilogue) are read
+*functionally* on the "before" side: a read of an input after such a write still means the
+input's original value, which is what the program meant even where an earlier pass reordered
+the graph (pytorch issue 198131).
+"""
+from __future__ import annotations
+
+from typing import Dict, Iterable, Optional, Sequence, Set, Tuple
+
+import torch.fx as fx
+
+from rewrite.analysis import op_families
+from rewrite.analysis.lowering import Hazard, LoweringModel
+from rewrite.analysis.semantics import AliasIndex, Comparison, GraphView, Terms
+from rewrite.analysis.verdict import Verdict, no, yes
+
+
+class Legality:
+    """Legality checks for one graph during one pass."""
+
+    def __init__(self, graph: fx.Graph, materialized: Optional[Dict] = None,
+                 deferred_writes: Iterable[fx.Node] = ()):
+        self.graph = graph
+        self.index = AliasIndex(graph)
+        self.terms = Terms()
+        self.lowering = LoweringModel(graph, materialized)
+        self.deferred: Set[fx.Node] = set(deferred_writes)
+        self.enabled = True
+
+    @classmethod
+    def for_graph(cls, graph: fx.Graph, materialized: Optional[Dict] = None) -> "Legality":
+        """A checker whose functional reading covers the writes the graph has now."""
+        writes = [n for n in graph.nodes if n.op == "call_function" and op_families.written_nodes(n)]
+        return cls(graph, materialized, writes)
+
+    def note_new_node(self, node: fx.Node) -> None:
+        self.index.add(node)
+        self.lowering.note_new_node(node)
+
+    def note_committed(self, rewired: Iterable[fx.Node]) -> None:
+        self.index.changed(rewired)
+        self.lowering = LoweringModel(self.graph, self.lowering.extern and {"extern": self.lowering.extern})
+
+    def check(self, created: Sequence[fx.Node], erased: Sequence[fx.Node],
+              old_args: Dict[fx.Node, Tuple[tuple, dict]]) -> Verdict:
+        """Is the graph with ``created`` nodes, without ``erased`` ones and with the arguments
+        changed from ``old_args`` equivalent to the graph before, and safe to lower?"""
+        if not self.enabled:
+            return yes("legality check disabled")
+        created, erased = list(created), [n for n in erased if n not in created]
+        changed = set(created) | set(erased) | set(old_args)
+        if not changed:
+            return yes()
+        before = GraphView("before", absent=set(created), old_args=dict(old_args), deferred=self.deferred)
+        after = GraphView("after", absent=set(erased))
+        divergence = Comparison(before, after, changed, self.index, self.terms).run()
+        if divergence is not None:
+            return no(divergence.message)
+        hazards = self.hazards_near(created, erased, old_args)
+        if hazards:
+            return no(hazards[0].describe())
+        return yes()
+
+    def hazards_near(self, created, erased, old_args) -> Sequence[Hazard]:
+        """Lowering hazards of the writes the transaction creates or whose memory it touches."""
+        erased = set(erased)
+        touched_roots = set()
+        for n in list(created) + list(erased) + list(old_args):
+            for dst in op_families.written_nodes(n):
+                touched_roots.add(self.index.root(dst))
+            if op_families.alias_source(n) is not None:
+                touched_roots.add(self.index.root(n))
+        writes = [n for n in created if op_families.written_nodes(n)]
+        for root in touched_roots:
+            writes.extend(w for w in self.index.writers(root) if w not in erased)
+        live = [w for w in dict.fromkeys(writes) if w not in erased and not w._erased]
+        return self.lowering.hazards(live, absent=erased)

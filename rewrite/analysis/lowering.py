@@ -1,0 +1,331 @@
+"""Where a graph that is right node by node goes wrong once Inductor lowers it.
+
+Inductor computes most values lazily: a pointwise op, a view, a gather, even ``clone`` becomes a
+loop body that is inlined into whatever consumes it, and it is only materialized when something
+forces it (an extern kernel such as a matmul, a graph output, a write).  So a read does not happen
+where the node that reads sits in the graph, but where its value is finally consumed, possibly
+inside the loop of an in-place write.  Two hazards follow (both seen in stock Inductor's own
+output: pytorch issues 197829, 198270):
+
+* **inside**: a write's lazily computed source reads memory the write changes, at other
+  positions than the one being written (``x[1:].copy_(x[:-1])``, ``x.copy_(x.flip(0) + x)``);
+* **deferred**: a lazy read sits before a write to the memory it reads, and its value is consumed
+  after that write (``y = x.flip(0); x.copy_(z); use(y)``).
+
+A read is safe inside a write's loop only when it reads exactly the element being written and
+every op between the read and the write is pointwise over the same shape.  This model is
+deliberately conservative: it does not rely on when Inductor happens to realize a value, so a
+repair (copying the read value first) may cost a copy Inductor would have made anyway, never a
+wrong result.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+
+import torch
+import torch.fx as fx
+
+from rewrite.analysis import op_families, regions
+from rewrite.analysis.fake import fake_value
+from rewrite.analysis.op_names import op_display_name, targets_match
+
+#: Nodes a cone walk may visit before it gives up (and reports a hazard, to be safe).
+CONE_BUDGET = 2000
+
+
+@dataclass(frozen=True)
+class Hazard:
+    kind: str               # "inside" or "deferred"
+    write: fx.Node          # the write the read conflicts with
+    reader: fx.Node         # the lazy node (or the write itself) that reads
+    operand: fx.Node        # the alias it reads through
+    consumer: Optional[fx.Node] = None   # deferred: where the read's value is consumed
+
+    def describe(self) -> str:
+        w, r, a = self.write, self.reader, self.operand
+        if self.kind == "inside":
+            where = "its own" if r is w else f"`{r.name}` ({_op(r)}), inlined into its"
+            return (f"`{w.name}` ({_op(w)}) writes memory that {where} loop reads at other positions "
+                    f"through `{a.name}`{_elements(a)}")
+        return (f"`{r.name}` ({_op(r)}) reads `{a.name}`{_elements(a)} before `{w.name}` ({_op(w)}) "
+                f"overwrites it, but Inductor computes it only where `{self.consumer.name}` uses it, after the write")
+
+
+def _op(node: fx.Node) -> str:
+    return op_display_name(node.target) if node.op == "call_function" else node.op
+
+
+def _elements(node: fx.Node) -> str:
+    val = fake_value(node)
+    if val is None:
+        return ""
+    return f" ({'x'.join(str(s) for s in val.shape) or 'scalar'} elements at offset {val.storage_offset()})"
+
+
+class LoweringModel:
+    """Which nodes Inductor may compute lazily, and the hazards of one graph's writes."""
+
+    def __init__(self, graph: fx.Graph, materialized: Optional[Dict[str, FrozenSet]] = None):
+        self.graph = graph
+        self.extern = (materialized or {}).get("extern", frozenset())
+        self._storage: Dict[fx.Node, object] = {}
+        self._by_storage: Optional[Dict[object, List[fx.Node]]] = None
+        self._absent: Set[fx.Node] = set()
+
+    # ---------------------------------------------------------------- facts
+
+    def storage(self, node) -> Optional[object]:
+        """The storage ``node``'s value lives in: that of the node owning the memory (found
+        through views and in-place results, whose fake values a pass may have left stale)."""
+        if not isinstance(node, fx.Node):
+            return None
+        if node not in self._storage:
+            root = node
+            while op_families.alias_source(root) is not None:
+                root = op_families.alias_source(root)
+            val = fake_value(root)
+            key = None
+            if val is not None:
+                try:
+                    key = regions.default_storage_key(val)
+                except Exception:  # noqa: BLE001 - no storage (sparse, nested...)
+                    key = None
+            self._storage[node] = key
+        return self._storage[node]
+
+    def region(self, node: fx.Node) -> Optional[regions.Region]:
+        key = self.storage(node)
+        if key is None:
+            return None
+        if op_families.returns_written(getattr(node, "target", None)):
+            written = op_families.written_nodes(node)
+            return self.region(written[0]) if written else None
+        return regions.region_of_node(node, lambda n: key)
+
+    def is_lazy(self, node: fx.Node) -> bool:
+        """Inductor may inline this node's computation into its consumers."""
+        if node.op != "call_function" or fake_value(node) is None:
+            return False
+        if op_families.alias_source(node) is not None or op_families.written_nodes(node):
+            return False                         # a view or a write: reads memory, is not a value
+        if self.extern and targets_match(node.target, self.extern):
+            return False
+        return not isinstance(node.target, torch._ops.HigherOrderOperator)
+
+    def _index(self) -> Dict[object, List[fx.Node]]:
+        if self._by_storage is None:
+            self._by_storage = {}
+            for n in self.graph.nodes:
+                key = self.storage(n)
+                if key is not None:
+                    self._by_storage.setdefault(key, []).append(n)
+        return self._by_storage
+
+    def note_new_node(self, node: fx.Node) -> None:
+        if self._by_storage is not None:
+            key = self.storage(node)
+            if key is not None:
+                self._by_storage.setdefault(key, []).append(node)
+
+    def writes(self) -> List[fx.Node]:
+        return [n for n in self.graph.nodes if n.op == "call_function" and op_families.written_nodes(n)]
+
+    # ---------------------------------------------------------------- hazards
+
+    def hazards(self, writes: Optional[Iterable[fx.Node]] = None, absent: Iterable[fx.Node] = ()) -> List[Hazard]:
+        """Hazards involving ``writes`` (default: every write of the graph), ignoring the
+        ``absent`` nodes (about to be erased)."""
+        self._absent = set(absent)
+        writes = self.writes() if writes is None else [w for w in writes if not w._erased and w not in self._absent]
+        found: List[Hazard] = []
+        seen: Set[Tuple] = set()
+        for w in writes:
+            for h in self._inside(w) + self._deferred(w):
+                key = (h.kind, h.write, h.reader, h.operand)
+                if key not in seen:
+                    seen.add(key)
+                    found.append(h)
+        return found
+
+    def _written_regions(self, w: fx.Node) -> List[Tuple[fx.Node, Optional[regions.Region]]]:
+        return [(d, self.region(d)) for d in op_families.written_nodes(w)]
+
+    def _conflicts(self, a: fx.Node, targets) -> bool:
+        """Reading ``a`` may touch memory one of ``targets`` (written regions) covers."""
+        key = self.storage(a)
+        if key is None:
+            return False
+        ra = self.region(a)
+        for d, rd in targets:
+            if self.storage(d) != key:
+                continue
+            if ra is None or rd is None or regions.may_overlap(ra, rd):
+                return True
+        return False
+
+    def _inside(self, w: fx.Node) -> List[Hazard]:
+        """Reads inlined into the loop of write ``w`` that touch what it writes elsewhere.
+
+        The walk carries, for each node of the cone, the memory region whose element ``i``
+        is written with the node's element ``i`` (None once ops in between remap positions):
+        a read of exactly that region is a read of the element being written, which is safe."""
+        targets = self._written_regions(w)
+        if not targets:
+            return []
+        out: List[Hazard] = []
+        stack: List[Tuple[fx.Node, Optional[regions.Region]]] = [(w, None)]
+        visited = {w}
+        budget = CONE_BUDGET
+        while stack:
+            reader, expected = stack.pop()
+            for a, want in self._reads(reader, w, targets, expected):
+                if a in self._absent:
+                    continue
+                lazy = self._lazy_source(a)
+                if lazy is not None:
+                    if lazy not in visited:
+                        visited.add(lazy)
+                        budget -= 1
+                        if budget < 0:
+                            return [Hazard("inside", w, reader, a)]
+                        stack.append((lazy, want if lazy is a else None))
+                    continue
+                if self._conflicts(a, targets) and not (want is not None and _same(self.region(a), want)):
+                    out.append(Hazard("inside", w, reader, a))
+        return out
+
+    def _reads(self, reader: fx.Node, w: fx.Node, targets, expected) -> List[Tuple[fx.Node, Optional[regions.Region]]]:
+        """The tensors ``reader`` reads, each with the region its element ``i`` must come from
+        for the read to be element-for-element with the write (None: no such correspondence)."""
+        shape = _shape(reader) if reader is not w else _shape(targets[0][0])
+        operands = _tensor_operands(reader)
+        if reader is w:
+            dst, region = targets[0]
+            target = w.target
+            if op_families.is_copy_target(target):
+                return [(a, region if _shape(a) == shape else None) for a in operands[1:]]
+            if op_families.is_pointwise(target):
+                return [(a, region if _shape(a) == shape else None) for a in operands if a is not dst]
+            if _is_mask_update(w):
+                mask = w.args[1][0]
+                return [(a, region if a is mask else None) for a in operands if a is not dst]
+            return [(a, None) for a in operands if a is not dst]
+        target = reader.target
+        if expected is not None:
+            if op_families.is_view_scatter(reader):
+                base, src = reader.args[0], reader.args[1]
+                inner = _scatter_region(reader, expected)
+                return [(a, expected if a is base else inner if a is src else None) for a in operands]
+            if target is torch.ops.aten.copy.default:
+                return [(a, expected if _shape(a) == shape else None) for a in operands[1:]]
+            if op_families.is_pointwise(target) or target in _VALUE_PRESERVING:
+                return [(a, expected if _shape(a) == shape else None) for a in operands]
+        if target is torch.ops.aten.copy.default:
+            return [(a, None) for a in operands[1:]]
+        return [(a, None) for a in operands]
+
+    def _lazy_source(self, a: fx.Node) -> Optional[fx.Node]:
+        """The lazy node whose value ``a`` is (or is a view of), if any."""
+        root = a
+        while True:
+            source = op_families.alias_source(root)
+            if source is None or op_families.written_nodes(root):
+                break
+            root = source
+        return root if self.is_lazy(root) else None
+
+    def _deferred(self, w: fx.Node) -> List[Hazard]:
+        """Lazy reads of what ``w`` writes that sit before ``w`` but are consumed after it."""
+        targets = self._written_regions(w)
+        out: List[Hazard] = []
+        keys = {self.storage(d) for d, _ in targets} - {None}
+        index = self._index()
+        for key in keys:
+            for alias in index.get(key, []):
+                if alias._erased or alias in self._absent:
+                    continue
+                for reader in list(alias.users):
+                    if reader is w or reader in self._absent or not (reader < w) or not self.is_lazy(reader):
+                        continue
+                    if not self._conflicts(alias, targets):
+                        continue
+                    consumer = self._consumed_after(reader, w)
+                    if consumer is not None:
+                        out.append(Hazard("deferred", w, reader, alias, consumer))
+        return out
+
+    def _consumed_after(self, reader: fx.Node, w: fx.Node) -> Optional[fx.Node]:
+        """A consumer, through lazy nodes and views of them, of ``reader``'s value that comes
+        after ``w`` (consumption by ``w`` itself is the "inside" check's business)."""
+        stack, visited, budget = [reader], {reader}, CONE_BUDGET
+        while stack:
+            n = stack.pop()
+            for user in n.users:
+                if user in visited or user is w or user in self._absent:
+                    continue
+                visited.add(user)
+                budget -= 1
+                if budget < 0 or user.op == "output" or w < user:
+                    return user
+                if self.is_lazy(user) or op_families.is_view_node(user):
+                    stack.append(user)
+        return None
+
+
+#: Ops whose element i is their operand's element i (beyond those tagged pointwise).
+_VALUE_PRESERVING = frozenset({torch.ops.aten.clone.default, torch.ops.aten._to_copy.default})
+
+
+def _is_mask_update(w: fx.Node) -> bool:
+    """``index_put_(x, [mask], v)`` with a boolean mask shaped like ``x``: writes element i
+    only where ``mask[i]``, reading ``mask`` element for element."""
+    if w.target not in (torch.ops.aten.index_put_.default, torch.ops.aten.index_put.default):
+        return False
+    indices = w.args[1]
+    if not (isinstance(indices, (list, tuple)) and len(indices) == 1 and isinstance(indices[0], fx.Node)):
+        return False
+    mask, dst = fake_value(indices[0]), fake_value(w.args[0])
+    return mask is not None and dst is not None and mask.dtype == torch.bool and tuple(mask.shape) == tuple(dst.shape)
+
+
+def _scatter_region(scatter: fx.Node, base_region: regions.Region) -> Optional[regions.Region]:
+    """Where a view scatter puts its source, given where its base's elements go."""
+    try:
+        target = regions.scatter_destination_of_region(scatter, base_region)
+    except Exception:  # noqa: BLE001
+        return None
+    return target
+
+
+def _same(a: Optional[regions.Region], b: Optional[regions.Region]) -> bool:
+    return a is not None and b is not None and _normalized(a) == _normalized(b)
+
+
+def _normalized(r: regions.Region) -> regions.Region:
+    strides = tuple(0 if s == 1 else st for s, st in zip(r.sizes, r.strides))
+    return regions.Region(r.storage, r.offset, tuple(r.sizes), strides, r.itemsize)
+
+
+def _tensor_operands(node: fx.Node) -> List[fx.Node]:
+    out = []
+
+    def visit(a):
+        if isinstance(a, fx.Node):
+            if fake_value(a) is not None:
+                out.append(a)
+        elif isinstance(a, (list, tuple)):
+            for x in a:
+                visit(x)
+        elif isinstance(a, dict):
+            for x in a.values():
+                visit(x)
+
+    visit(node.args)
+    visit(node.kwargs)
+    return out
+
+
+def _shape(node: fx.Node):
+    val = fake_value(node)
+    return None if val is None else tuple(val.shape)

@@ -1,0 +1,239 @@
+"""Relations between ATen ops, derived from their schemas and names (never from a hand-written
+table): the view op each scatter writes through, the in-place variant of a functional op and the
+functional variant of an in-place one, which ops return aliases, which write, which are pointwise.
+
+This is the one place these facts are computed; the analyses, the actions and the semantics all
+ask here.
+"""
+from __future__ import annotations
+
+import functools
+import operator
+from typing import List, Optional, Tuple
+
+import torch
+import torch.fx as fx
+
+aten = torch.ops.aten
+
+#: Scatter ops of the view family: ``X_scatter(base, src, *args)`` writes ``src`` into ``X(base, *args)``.
+VIEW_SCATTER_NAMES = ("slice_scatter", "select_scatter", "diagonal_scatter", "as_strided_scatter")
+
+
+def _base_name(op: torch._ops.OpOverload) -> str:
+    return op.__name__.split(".")[0]
+
+
+def is_op_overload(target) -> bool:
+    return isinstance(target, torch._ops.OpOverload)
+
+
+def is_view_scatter_target(target) -> bool:
+    return is_op_overload(target) and _base_name(target) in VIEW_SCATTER_NAMES
+
+
+def is_view_scatter(node) -> bool:
+    return isinstance(node, fx.Node) and node.op == "call_function" and is_view_scatter_target(node.target)
+
+
+def _same_arg_types(a, b) -> bool:
+    return [str(x.type) for x in a] == [str(x.type) for x in b]
+
+
+@functools.lru_cache(maxsize=None)
+def view_op_for_scatter(scatter: torch._ops.OpOverload) -> Optional[torch._ops.OpOverload]:
+    """The view op a scatter writes through: ``slice_scatter.default`` -> ``slice.Tensor``."""
+    name = _base_name(scatter)
+    if not name.endswith("_scatter"):
+        return None
+    packet = getattr(getattr(torch.ops, scatter.namespace), name[: -len("_scatter")], None)
+    if packet is None:
+        return None
+    want = scatter._schema.arguments[2:]
+    for overload in packet.overloads():
+        candidate = getattr(packet, overload)
+        args = candidate._schema.arguments
+        if args and _same_arg_types(args[1:], want) and candidate._schema.returns[0].alias_info is not None:
+            return candidate
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def scatter_for_view_op(view: torch._ops.OpOverload) -> Optional[torch._ops.OpOverload]:
+    """The inverse relation: ``slice.Tensor`` -> ``slice_scatter.default``."""
+    packet = getattr(getattr(torch.ops, view.namespace), _base_name(view) + "_scatter", None)
+    if packet is None:
+        return None
+    for overload in packet.overloads():
+        candidate = getattr(packet, overload)
+        if view_op_for_scatter(candidate) is view:
+            return candidate
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def inplace_variant(op: torch._ops.OpOverload) -> Optional[torch._ops.OpOverload]:
+    """``add.Tensor`` -> ``add_.Tensor``: same argument types, first argument written
+    (``Tensor(a!)``).  ``_unsafe_op`` falls back to ``op_`` (``_unsafe_index_put`` ->
+    ``index_put_``)."""
+    ns = getattr(torch.ops, op.namespace)
+    base = _base_name(op)
+    names = [base + "_"]
+    if base.startswith("_unsafe_"):
+        names.append(base[len("_unsafe_"):] + "_")
+    for name in names:
+        packet = getattr(ns, name, None)
+        if packet is None:
+            continue
+        for overload in packet.overloads():
+            cand = getattr(packet, overload)
+            args = cand._schema.arguments
+            if (args and args[0].alias_info is not None and args[0].alias_info.is_write
+                    and _same_arg_types(args, op._schema.arguments)):
+                return cand
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def functional_variant(op: torch._ops.OpOverload) -> Optional[torch._ops.OpOverload]:
+    """``add_.Tensor`` -> ``add.Tensor``; ``prims._unsafe_index_put_`` -> ``aten._unsafe_index_put``:
+    the op computing, as a new tensor, what the in-place op writes into its first argument."""
+    base = _base_name(op)
+    if not base.endswith("_") or base.endswith("__"):
+        return None
+    name = base[:-1]
+    for ns_name in dict.fromkeys((op.namespace, "aten")):
+        packet = getattr(getattr(torch.ops, ns_name), name, None)
+        if packet is None:
+            continue
+        for overload in packet.overloads():
+            cand = getattr(packet, overload)
+            if inplace_variant(cand) is op or (
+                    _same_arg_types(cand._schema.arguments, op._schema.arguments)
+                    and not any(a.alias_info is not None and a.alias_info.is_write for a in cand._schema.arguments)):
+                return cand
+    return None
+
+
+def written_argument_positions(op) -> Tuple[int, ...]:
+    """Schema positions of the arguments an op writes (``Tensor(a!)``)."""
+    if not is_op_overload(op):
+        return ()
+    return tuple(i for i, a in enumerate(op._schema.arguments) if a.alias_info is not None and a.alias_info.is_write)
+
+
+def returns_view(op) -> bool:
+    """The op's first result aliases its first argument without writing it (a view op)."""
+    if not is_op_overload(op):
+        return False
+    returns = op._schema.returns
+    return bool(returns) and returns[0].alias_info is not None and not returns[0].alias_info.is_write
+
+
+def returns_view_list(op) -> bool:
+    """``split``, ``unbind``, ``chunk``...: a list of views of the first argument."""
+    if not is_op_overload(op):
+        return False
+    returns = op._schema.returns
+    return (len(returns) == 1 and returns[0].alias_info is not None and not returns[0].alias_info.is_write
+            and str(returns[0].type).endswith("[]"))
+
+
+def returns_written(op) -> bool:
+    """The op returns (an alias of) the argument it writes: ``add_``, ``copy_``, ``index_put_``."""
+    if not is_op_overload(op):
+        return False
+    returns = op._schema.returns
+    return bool(returns) and returns[0].alias_info is not None and returns[0].alias_info.is_write
+
+
+@functools.lru_cache(maxsize=None)
+def view_op_of_view_copy(op) -> Optional[torch._ops.OpOverload]:
+    """The view op a functional view copies: ``slice_copy.Tensor`` -> ``slice.Tensor``,
+    ``_unsafe_view`` -> ``view``, ``view_copy`` -> ``view``."""
+    if not is_op_overload(op):
+        return None
+    base = _base_name(op)
+    if base == "_unsafe_view":
+        name, overload = "view", "default"
+    elif base.endswith("_copy") and torch.Tag.view_copy in op.tags:
+        name, overload = base[: -len("_copy")], op._overloadname
+    else:
+        return None
+    packet = getattr(getattr(torch.ops, op.namespace), name, None)
+    if packet is None or overload not in packet.overloads():
+        return None
+    view = getattr(packet, overload)
+    return view if returns_view(view) else None
+
+
+def is_pointwise(target) -> bool:
+    return is_op_overload(target) and torch.Tag.pointwise in target.tags
+
+
+def is_nondeterministic(target) -> bool:
+    return is_op_overload(target) and torch.Tag.nondeterministic_seeded in target.tags
+
+
+def is_copy_target(target) -> bool:
+    return target in (aten.copy_.default, aten.copy_, torch.Tensor.copy_)
+
+
+def is_getitem(node: fx.Node) -> bool:
+    return node.op == "call_function" and node.target is operator.getitem
+
+
+def alias_source(node: fx.Node, args: Optional[tuple] = None) -> Optional[fx.Node]:
+    """The node whose memory ``node``'s value lives in, when it has no memory of its own: the
+    base of a view, the written argument of an in-place op (``copy_`` returns its destination),
+    ``x`` for ``getitem(split(x), i)``.  None for a node that owns its memory (or is no tensor).
+    ``args`` replaces ``node.args`` (to ask about the node as it was before a rewrite)."""
+    if node.op != "call_function":
+        return None
+    args = node.args if args is None else args
+    target = node.target
+    if is_op_overload(target):
+        if returns_view_list(target):
+            return None               # a list; its elements (getitem) are the views
+        if returns_view(target):
+            source = args[0] if args else None
+        elif returns_written(target):
+            positions = written_argument_positions(target)
+            source = args[positions[0]] if positions and positions[0] < len(args) else None
+        else:
+            return None
+        return source if isinstance(source, fx.Node) else None
+    if target is operator.getitem and isinstance(args[0], fx.Node):
+        producer = args[0]
+        if producer.op == "call_function" and returns_view_list(producer.target) and isinstance(producer.args[0], fx.Node):
+            return producer.args[0]
+    return None
+
+
+def is_view_node(node: fx.Node) -> bool:
+    """A view: aliases its source and writes nothing."""
+    if node.op != "call_function":
+        return False
+    if is_op_overload(node.target):
+        return returns_view(node.target) and not returns_view_list(node.target)
+    return is_getitem(node) and alias_source(node) is not None
+
+
+def written_nodes(node: fx.Node) -> List[fx.Node]:
+    """The nodes whose memory this (ATen) node writes."""
+    if node.op != "call_function" or not is_op_overload(node.target):
+        return []
+    out: List[fx.Node] = []
+    schema_args = node.target._schema.arguments
+    for i in written_argument_positions(node.target):
+        value = node.args[i] if i < len(node.args) else node.kwargs.get(schema_args[i].name)
+        out.extend(_nodes_in(value))
+    return out
+
+
+def _nodes_in(value) -> List[fx.Node]:
+    if isinstance(value, fx.Node):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [n for v in value for n in _nodes_in(v)]
+    return []

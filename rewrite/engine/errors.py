@@ -1,0 +1,11 @@
+"""Errors a rule can run into while it is applied; each stops that candidate only."""
+from __future__ import annotations
+
+
+class EvalError(Exception):
+    """A rule asked for something the graph cannot answer (bad index, missing binding, a None
+    where a node is needed)."""
+
+
+class ActionError(RuntimeError):
+    """An action cannot do what it was asked on this graph."""
