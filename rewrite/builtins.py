@@ -146,11 +146,26 @@ def inductor_reinplace_unsafe(ctx, n: Node) -> bool:
 
 
 @predicate(stages=POST_GRAD)
+def inductor_reinplace_reads_own_source(ctx, n: Node) -> bool:
+    """What makes Inductor's reinplacing of ``n`` unsafe is only that its write reads its own
+    source (the scattered values) inside its loop, where the write changes it: computing the
+    source first repairs it."""
+    return ctx.facts.inductor_reinplace_reads_own_source(n)
+
+
+@predicate(stages=POST_GRAD)
 def lowering_hazard(ctx, w: Node) -> bool:
     """The write ``w``, once Inductor lowers the graph, would run a read of the memory it writes
     inside its loop at other positions, or after a read that comes before it (the value being
     computed lazily where it is consumed).  See the legality check in docs/engine.md."""
     return ctx.facts.lowering_hazard(w)
+
+
+@predicate()
+def is_materialized(ctx, x: Node) -> bool:
+    """x is a value computed into a buffer of its own by ``materialize`` (a ``copy_`` into a
+    fresh ``empty_like``): materializing it again would change nothing."""
+    return ctx.facts.is_materialized(x)
 
 
 @predicate()
@@ -174,6 +189,13 @@ def copy_back(ctx, base: Node) -> OptNode:
 def overwriting_write(ctx, n: Node) -> OptNode:
     """For a node ``reads_overwritten_input`` holds of: the write into the input it reads too late."""
     return ctx.facts.overwriting_write(n)
+
+
+@function()
+def update_source(ctx, u: Node) -> Node:
+    """The values an update writes: ``src`` of a view scatter ``X_scatter(base, src, ...)``,
+    ``values`` of an indexed update ``index_put(base, indices, values)``."""
+    return ctx.facts.update_source(u)
 
 
 @function()

@@ -51,6 +51,8 @@ def copy_of(n: fx.Node) -> Optional[Copy]:
         return None
     name = op_display_name(n.target)
     kind = None
+    if name == "aten.clone" and len(n.users) == 1 and _materializes(next(iter(n.users))):
+        return None                       # the value a materialization copies: counted there
     if name in COPYING_OPS:
         kind = "functional"
     elif op_families.is_copy_target(n.target) and isinstance(n.args[0], fx.Node):
@@ -65,6 +67,11 @@ def copy_of(n: fx.Node) -> Optional[Copy]:
     if kind is None:
         return None
     return Copy(n.name, name, kind, tuple(dim_key(s) for s in val.shape), dim_key(val.numel()) * val.element_size())
+
+
+def _materializes(n: fx.Node) -> bool:
+    return (n.op == "call_function" and op_families.is_copy_target(n.target) and isinstance(n.args[0], fx.Node)
+            and n.args[0].op == "call_function" and n.args[0].target is aten.empty_like.default)
 
 
 def copies(graph: fx.Graph) -> List[Copy]:

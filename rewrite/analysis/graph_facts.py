@@ -182,6 +182,14 @@ class GraphFacts:
 
     # ------------------------------------------------------------------ materialization
 
+    @staticmethod
+    def is_materialized(x) -> Verdict:
+        if not isinstance(x, fx.Node) or x.op != "call_function" or not op_families.is_copy_target(x.target):
+            return no()
+        dst = x.args[0]
+        fresh = isinstance(dst, fx.Node) and dst.op == "call_function" and dst.target is torch.ops.aten.empty_like.default
+        return Verdict(fresh, f"{x.name} copies into the fresh {dst.name}" if fresh else "")
+
     def realized(self, x, materialized: Dict[str, frozenset] = None) -> Verdict:
         if not isinstance(x, fx.Node):
             return no(f"{x!r} is not a node")
@@ -283,6 +291,16 @@ class GraphFacts:
         return {name: (None if value is mutation.MISSING else value) for name, value in bound}
 
     @staticmethod
+    def update_source(u):
+        """``src`` of a view scatter, ``values`` of an indexed update; None otherwise."""
+        if not isinstance(u, fx.Node) or u.op != "call_function":
+            return None
+        if op_families.is_view_scatter(u):
+            return u.args[1]
+        names = dict(GraphFacts.operands(u))
+        return names.get("values")
+
+    @staticmethod
     def mutated_operand(v) -> Optional[fx.Node]:
         written = mutation.written_operands(v)
         return written[0] if written else None
@@ -346,6 +364,12 @@ class GraphFacts:
     def inductor_reinplace_unsafe(self, n) -> Verdict:
         decision = self._simulated().decisions.get(n)
         if decision is None or not decision.unsafe:
+            return no()
+        return yes(decision.unsafe)
+
+    def inductor_reinplace_reads_own_source(self, n) -> Verdict:
+        decision = self._simulated().decisions.get(n)
+        if decision is None or not decision.reads_own_source:
             return no()
         return yes(decision.unsafe)
 

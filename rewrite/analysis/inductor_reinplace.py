@@ -33,12 +33,15 @@ from rewrite.analysis.semantics import Terms, observe_graph
 class Decision:
     node: fx.Node                          # the original node Inductor would write in place
     unsafe: str = ""                       # why the result would be wrong ("" when it is right)
+    reads_own_source: bool = False         # the only trouble: its write reads its own source
+    #                                        (the scattered values) inside its loop
 
 
 @dataclass
 class Simulation:
     decisions: Dict[fx.Node, Decision] = field(default_factory=dict)
     error: str = ""                        # the pass could not be simulated
+    final_copies: List = field(default_factory=list)   # copies in the graph the pass leaves
 
     def unsafe(self) -> List[Decision]:
         return [d for d in self.decisions.values() if d.unsafe]
@@ -64,7 +67,7 @@ def _inductor_fake_mode(graph: fx.Graph):
 def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] = None) -> Simulation:
     """Run Inductor's reinplacing on a copy of ``graph`` and judge what it did."""
     if not candidates(graph):
-        return Simulation()
+        return Simulation(final_copies=copies(graph))
     copy_graph = fx.Graph()
     val_map: Dict[fx.Node, fx.Node] = {}
     out = copy_graph.graph_copy(graph, val_map)
@@ -99,20 +102,8 @@ def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] =
         return sim
     if sim.decisions:
         _judge(graph, copy_graph, sim, original_of, pending, materialized)
+    sim.final_copies = copies(copy_graph)
     return sim
-
-
-def final_copies(gm: fx.GraphModule, graph: fx.Graph):
-    """The copies (:mod:`rewrite.analysis.copies`) left once Inductor's reinplacing has run on a
-    copy of ``graph``: what the graph Inductor finally lowers will copy."""
-    if not candidates(graph):
-        return copies(graph)
-    copy_graph = fx.Graph()
-    copy_graph.output(copy_graph.graph_copy(graph, {}))
-    copy_gm = fx.GraphModule(gm, copy_graph)
-    with _inductor_fake_mode(graph):
-        passes.reinplace_inplaceable_ops(FakeTensorUpdater(copy_gm), copy_graph)
-    return copies(copy_graph)
 
 
 def _map_generalized(scatter_users, original_of) -> Dict[fx.Node, List[fx.Node]]:
@@ -164,14 +155,19 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
             sim.decisions[node].unsafe = reason
     model = LoweringModel(copy_graph, materialized)
     for hazard in model.hazards():
-        owners = write_owner.get(hazard.write) or _owners_through(hazard.operand, write_owner)
+        own = write_owner.get(hazard.write)
+        owners = own or _owners_through(hazard.operand, write_owner)
         if not owners:
             written = {_root(d) for d in op_families.written_nodes(hazard.write)}
             owners = [o for w, os in write_owner.items() for o in os
                       if any(_root(d) in written for d in op_families.written_nodes(w))]
         for node in owners:
-            if not sim.decisions[node].unsafe:
-                sim.decisions[node].unsafe = "after Inductor's reinplacing, " + hazard.describe()
+            decision = sim.decisions[node]
+            if not decision.unsafe:
+                decision.unsafe = "after Inductor's reinplacing, " + hazard.describe()
+                decision.reads_own_source = bool(own) and hazard.kind == "inside"
+            elif not (own and hazard.kind == "inside"):
+                decision.reads_own_source = False
 
 
 def _owners_through(node: fx.Node, write_owner) -> List[fx.Node]:

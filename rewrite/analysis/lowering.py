@@ -104,8 +104,12 @@ class LoweringModel:
         return regions.region_of_node(node, lambda n: key)
 
     def is_lazy(self, node: fx.Node) -> bool:
-        """Inductor may inline this node's computation into its consumers."""
+        """Inductor may inline this node's computation into its consumers: it is not a view,
+        not a write, not an extern kernel, and nothing writes into it (a written value lives
+        in a buffer)."""
         if node.op != "call_function" or fake_value(node) is None:
+            return False
+        if any(node in op_families.written_nodes(u) for u in node.users if u not in self._absent):
             return False
         if op_families.alias_source(node) is not None or op_families.written_nodes(node):
             return False                         # a view or a write: reads memory, is not a value

@@ -127,6 +127,7 @@ class Report:
     bytes_removed: object = 0                   # estimated copy traffic removed per call, relative to
     #                                             the functional graph the pass received
     copies: Optional["CopyComparison"] = None   # against what stock Inductor's final graph would copy
+    copies_after: List = field(default_factory=list)   # rewrite.analysis.copies.Copy left after the pass
     iterations: int = 0
     warnings: List[str] = field(default_factory=list)
     cache_hit: bool = False                     # served from Inductor's FX graph cache: not rewritten
@@ -169,13 +170,15 @@ class CopyComparison:
     ours_bytes: object
     stock_copies: int
     ours_copies: int
+    stock_wrong: List[str] = field(default_factory=list)   # stock Inductor's unsafe decisions
 
     @property
     def saved(self):
         return self.stock_bytes - self.ours_bytes
 
     def describe(self) -> str:
-        return (f"copies per call: stock Inductor {self.stock_copies} ({_bytes(self.stock_bytes)}), "
+        wrong = f", and its result would be wrong ({'; '.join(self.stock_wrong)})" if self.stock_wrong else ""
+        return (f"copies per call: stock Inductor {self.stock_copies} ({_bytes(self.stock_bytes)}{wrong}), "
                 f"with the rules {self.ours_copies} ({_bytes(self.ours_bytes)})")
 
 

@@ -148,7 +148,7 @@ class RuleSet:
         report.ops_before = count_ops(gm.graph)
         post_grad = stage in S.POST_GRAD
         measure = post_grad and measure_copies and len(gm.graph.nodes) <= COPY_MEASURE_LIMIT
-        stock = inductor_reinplace.final_copies(gm, gm.graph) if measure else None
+        stock = inductor_reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized")) if measure else None
         if any(stage in c.stages for c in self.rules + self.dependencies):
             for name, sub in (_subgraphs(gm) if subgraphs else []):
                 self._apply_graph(sub, sub.graph, stage, f"{stage}/{name}", report)
@@ -158,10 +158,12 @@ class RuleSet:
             gm.recompile()
         report.after = GraphSnapshot.of(gm.graph) if small else None
         report.ops_after = count_ops(gm.graph)
+        report.copies_after = copy_count.copies(gm.graph)
         if measure:
-            ours = inductor_reinplace.final_copies(gm, gm.graph)
-            report.copies = CopyComparison(copy_count.total_bytes(stock), copy_count.total_bytes(ours),
-                                           len(stock), len(ours))
+            ours = inductor_reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized")).final_copies
+            report.copies = CopyComparison(copy_count.total_bytes(stock.final_copies), copy_count.total_bytes(ours),
+                                           len(stock.final_copies), len(ours),
+                                           [f"{d.node.name}: {d.unsafe}" for d in stock.unsafe()])
         return report
 
     def _state(self, root, graph, stage, label) -> _GraphState:

@@ -35,6 +35,15 @@ def check_expectation(e: Expectation, reports: List[Report]) -> List[str]:
         want = "at least 1" if e.count is None else (f"at least {e.count}" if e.at_least else f"exactly {e.count}")
         return [] if ok else [f"{e.text}: wanted {want} x {e.subject}{where} after the rules, found {n}"]
 
+    if e.kind == "copies":
+        if not graphs:
+            return [f"{e.text}: no {e.graph} graph was processed"]
+        found = [c for r in graphs for c in r.copies_after]
+        total = sum(c.nbytes for c in found)
+        if isinstance(total, int) and total <= e.count:
+            return []
+        return [f"{e.text}: the copies left{where} write {total} bytes: " + "; ".join(c.describe() for c in found)]
+
     mine = [c for c in candidates(graphs) if c.rule == e.subject]
     fired = [c for c in mine if c.fired]
     if e.kind == "fires":
@@ -65,7 +74,7 @@ def check_expectation(e: Expectation, reports: List[Report]) -> List[str]:
 def check_reports(expectations: Iterable[Expectation], reports: List[Report]) -> List[str]:
     problems: List[str] = []
     for e in expectations:
-        if e.kind in ("fires", "rejects", "not_fires", "absent", "present"):
+        if e.kind in ("fires", "rejects", "not_fires", "absent", "present", "copies"):
             problems += check_expectation(e, reports)
     return problems
 

@@ -3,6 +3,7 @@
 Grammar (one expectation per line, ``#`` starts a comment)::
 
     fires: RULE [count=N] [in GRAPH]
+    copies: <= N bytes [in GRAPH]
     rejects: RULE at STAGE [in GRAPH] [because TEXT]
     not fires: RULE [in GRAPH]
     absent: OP [in GRAPH]
@@ -26,7 +27,7 @@ from typing import Optional
 from rewrite.stages import STEPS as STAGES
 
 GRAPHS = ("inference", "forward", "backward", "dynamo", "post", "any")
-KINDS = ("fires", "rejects", "not fires", "absent", "present", "matches_eager", "eager_raises",
+KINDS = ("fires", "rejects", "not fires", "absent", "present", "copies", "matches_eager", "eager_raises",
          "inductor", "slow")
 # Float tolerances of `matches_eager` unless the line overrides them (tighter than
 # torch.testing's float32 defaults).
@@ -79,6 +80,8 @@ def parse_expect_line(line: str) -> Expectation:
     if not sep:
         head, _, rest = text.partition(" ")
         return _parse_flag(head, rest.strip(), text)
+    if head == "copies":
+        return _parse_copies(rest.strip(), text)
     if head not in ("fires", "rejects", "not fires", "absent", "present", "eager_raises"):
         raise ExpectationError(_unknown(head))
     rest = rest.strip()
@@ -123,6 +126,18 @@ def parse_expect_line(line: str) -> Expectation:
     kind = "not_fires" if head == "not fires" else head
     return Expectation(kind=kind, subject=subject, stage=stage, graph=graph, count=count,
                        at_least=at_least, because=because, text=text)
+
+
+def _parse_copies(rest: str, text: str) -> Expectation:
+    """``copies: <= N bytes [in GRAPH]``: the copies left after the rules (see
+    rewrite.analysis.copies) write at most N bytes per call."""
+    m = re.fullmatch(r"<=\s*(\d+)\s*bytes(?:\s+in\s+(\w+))?", rest)
+    if not m:
+        raise ExpectationError("write `copies: <= N bytes [in GRAPH]`")
+    graph = m.group(2) or "post"
+    if graph not in GRAPHS:
+        raise ExpectationError(f"unknown graph {graph!r}; expected one of {', '.join(GRAPHS)}")
+    return Expectation(kind="copies", subject="copies", graph=graph, count=int(m.group(1)), text=text)
 
 
 def _split_because(rest: str):

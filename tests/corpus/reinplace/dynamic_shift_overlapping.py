@@ -1,10 +1,12 @@
 """The overlapping shift with dynamic shapes: the overlap of `x[:-1]` and `x[1:]` is decided on
-symbolic sizes, the rule refuses at `safe`, and the result is the shift by one."""
+symbolic sizes.  The rule writes the shift in place after copying the source region (`x[:-1]`,
+symbolic size, never specialized), so the result is the shift by one."""
 import torch
 
 EXPECT = """
-rejects: reinplace_scatter_into_input at safe because operands_overlap_write(slice_scatter) is true
-present: aten.slice_scatter
+fires: reinplace_scatter_into_input
+absent: aten.slice_scatter
+present: aten.clone count=1
 eager_raises: RuntimeError
 matches_eager exact
 """

@@ -1,11 +1,12 @@
 """`torch.slice_scatter(y, y[0:2], 0, 1, 3)` on a matmul result: the source is a view of the
-rows it overwrites (rows 0..1 into rows 1..2).  Written in place, row 1 would be overwritten
-before it is read, so the scatter stays functional."""
+rows it overwrites (rows 0..1 into rows 1..2).  The rule copies the two source rows (48 bytes,
+not the 144-byte matmul result) and then writes them into y in place."""
 import torch
 
 EXPECT = """
-rejects: reinplace_scatter_into_intermediate at safe because operands_overlap_write(slice_scatter) is true
-present: aten.slice_scatter
+fires: reinplace_scatter_into_intermediate
+absent: aten.slice_scatter
+copies: <= 48 bytes
 matches_eager
 """
 MODE = "inference"

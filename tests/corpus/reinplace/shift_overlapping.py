@@ -1,12 +1,15 @@
 """`x[1:] = x[:-1]`: source and destination overlap.  Eager refuses (internal overlap); the
-functional graph means "shift by one", and a scatter written in place with a source read lazily
-from x would smear x[0] over the whole tensor (the Inductor run checks this end to end), so the
-rule refuses at `safe`.  The reference is the functional meaning."""
+functional graph means "shift by one".  A scatter written in place with its source read lazily
+from x would smear x[0] over the whole tensor (stock Inductor's own reinplacing does exactly
+that, pytorch issue 197829), so the rule copies the source region first (28 bytes) and then
+writes in place; the Inductor run checks the result end to end.  The reference is the
+functional meaning."""
 import torch
 
 EXPECT = """
-rejects: reinplace_scatter_into_input at safe because operands_overlap_write(slice_scatter) is true
-present: aten.slice_scatter
+fires: reinplace_scatter_into_input
+absent: aten.slice_scatter
+copies: <= 28 bytes
 eager_raises: RuntimeError
 matches_eager exact
 inductor

@@ -1,11 +1,12 @@
 """`x[0:2].copy_(x[1:3])`: the source rows 1..2 overlap the rows 0..1 written (eager: internal-overlap
-error).  The rule refuses at `safe`; the result is checked against the functional meaning (the
-reference clones the source)."""
+error).  The rule copies the two source rows first and writes in place; the result is checked
+against the functional meaning (the reference clones the source)."""
 import torch
 
 EXPECT = """
-rejects: reinplace_scatter_into_input at safe because operands_overlap_write(slice_scatter) is true
-present: aten.slice_scatter
+fires: reinplace_scatter_into_input
+absent: aten.slice_scatter
+copies: <= 32 bytes
 eager_raises: RuntimeError
 matches_eager exact
 """
