@@ -211,10 +211,11 @@ def test_rule_catalog_of_shipped_rules():
     rules = {r.name: r for r in cov.rule_catalog(shipped_rule_files())}
     assert set(rules) == {"reinplace_scatter_into_input", "reinplace_indexed_update_into_input",
                           "reinplace_scatter_into_intermediate", "reinplace_scatter_into_view_of_input",
-                          "reinplace_dead_intermediate",
+                          "materialize_source_for_inductor", "privatize_for_inductor",
+                          "read_input_before_its_copy_back",
                           "while_loop_captured_mutations", "cond_captured_mutations"}
     assert rules["reinplace_scatter_into_input"].sections == ("match", "where", "safe")
-    assert rules["reinplace_scatter_into_intermediate"].sections == ("match", "where", "profitable", "safe")
+    assert rules["reinplace_scatter_into_intermediate"].sections == ("match", "where", "profitable")
     assert rules["while_loop_captured_mutations"].sections == ("match", "where")
     # `base: input` can reject a scatter; `base: node` and a dependency's `on` cannot.
     assert rules["reinplace_scatter_into_input"].match_can_reject
@@ -291,7 +292,7 @@ def test_summary_table_and_progress():
 # --------------------------------------------------------------------------- a broken rule
 
 
-NEGATIVE = CORPUS / "reinplace" / "index_put_values_alias_input.py"
+NEGATIVE = CORPUS / "reinplace" / "index_put_old_value_read_after.py"
 
 
 def _without_safe_sections(src: str) -> str:
@@ -308,30 +309,35 @@ def _rules_copy(dest: Path, broken: bool) -> Path:
     return path
 
 
-def test_broken_rule_makes_negative_case_fail_with_a_trace(tmp_path):
+def test_broken_rule_is_caught_by_the_legality_check_and_the_case_says_so(tmp_path):
+    """Without its `safe` sections the indexed-update rule would write in place while the old
+    value is still read.  The legality check refuses the rewrite (the program stays right), and
+    the negative case fails anyway, with the trace, because it pinned the stop at `safe`."""
     good = _rules_copy(tmp_path / "good", broken=False)
     bad = _rules_copy(tmp_path / "bad", broken=True)
     assert not re.search(r"^\s*safe\b", bad.read_text(), flags=re.M)
 
-    control = run_case(NEGATIVE, rules=[str(good)])
+    control = run_case(NEGATIVE, rules=[str(good.parent)])
     assert control.ok, control.details()
 
-    broken = run_case(NEGATIVE, rules=[str(bad)])
+    broken = run_case(NEGATIVE, rules=[str(bad.parent)])
     assert broken.status == "fail"
     text = broken.details()
-    assert "not fires: reinplace_indexed_update_into_input: reinplace_indexed_update_into_input fired" in text
+    assert "matches_eager" not in text                      # the program is still right
+    assert "rejects: reinplace_indexed_update_into_input at safe" in text
     assert "why-not trace:" in text
-    assert f"reinplace_indexed_update_into_input @ {bad}" in text and ": fired; removed" in text
-    assert "post-grad graph, before -> after the rules:" in text and "+" in broken.diff
+    assert f"reinplace_indexed_update_into_input @ {bad}" in text
+    assert ("rejected by legality: output 0 would change; first difference: `add` (aten.add) reads `arg0_1` "
+            "after `index_put__default` (aten.index_put_) overwrote it") in text
 
 
 def test_cli_reports_failure_and_trace(tmp_path):
     bad = _rules_copy(tmp_path / "rules", broken=True)
-    proc = subprocess.run([sys.executable, "-m", "rewrite", "test", "-j", "1", "--rules", str(bad), str(NEGATIVE)],
+    proc = subprocess.run([sys.executable, "-m", "rewrite", "test", "-j", "1", "--rules", str(bad.parent), str(NEGATIVE)],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "why-not trace:" in proc.stdout
-    assert "reinplace/index_put_values_alias_input" in proc.stdout and "FAIL" in proc.stdout
+    assert "reinplace/index_put_old_value_read_after" in proc.stdout and "FAIL" in proc.stdout
     assert "[1/1] FAIL" in proc.stderr  # progress, not a tty here
 
 
