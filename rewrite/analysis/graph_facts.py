@@ -134,12 +134,19 @@ class GraphFacts:
     # ------------------------------------------------------------------ copy-back epilogues
 
     def copy_back(self, base, value=None) -> Optional[fx.Node]:
-        """The last ``copy_(dst, src)`` with dst ``base`` or a view of it (and src ``value`` when
+        """The last ``copy_(dst, src)`` with dst ``base``, a view of it, or (without ``value``)
+        a tensor ``base`` is a view of, which writes ``base`` too (and src ``value`` when
         given)."""
         if not isinstance(base, fx.Node):
             return None
         found = None
-        for v in self.views_of(base):
+        targets = self.views_of(base)
+        if value is None:
+            source = mutation.view_source(base)
+            while source is not None:
+                targets.append(source)
+                source = mutation.view_source(source)
+        for v in targets:
             for u in v.users:
                 if mutation.is_copy(u) and u.args[0] is v and (value is None or u.args[1] is value):
                     if found is None or found < u:

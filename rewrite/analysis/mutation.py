@@ -101,13 +101,20 @@ def view_source(node: fx.Node) -> Optional[fx.Node]:
             return None
         if node.target is operator.getitem and isinstance(node.args[0], fx.Node):
             val = node.args[0].meta.get("example_value", node.args[0].meta.get("val"))
-            if isinstance(val, torch.Tensor):
+            if isinstance(val, torch.Tensor) and _basic_index(node.args[1]):
                 return node.args[0]
         return None
     if node.op == "call_method" and node.target in _VIEW_METHODS:
         src = node.args[0]
         return src if isinstance(src, fx.Node) else None
     return None
+
+
+def _basic_index(index) -> bool:
+    """``x[index]`` is a view: ints, slices, None and Ellipsis only (a tensor or list index
+    gathers a copy)."""
+    items = index if isinstance(index, tuple) else (index,)
+    return all(i is None or i is Ellipsis or isinstance(i, (int, slice)) and not isinstance(i, bool) for i in items)
 
 
 def _is_inplace_name(name: str) -> bool:

@@ -237,3 +237,18 @@ def _nodes_in(value) -> List[fx.Node]:
     if isinstance(value, (list, tuple)):
         return [n for v in value for n in _nodes_in(v)]
     return []
+
+
+def reinplace_emits(op) -> Tuple:
+    """The ops ``reinplace`` creates for a node calling ``op`` (a packet means every overload):
+    ``X(base).copy_(src)`` for a view scatter, ``op_`` otherwise (None where there is none)."""
+    overloads = [getattr(op, o) for o in op.overloads()] if isinstance(op, torch._ops.OpOverloadPacket) else [op]
+    out = []
+    for o in overloads:
+        if not is_op_overload(o) or o._overloadname.endswith("out"):
+            continue                      # out= variants never occur in functional graphs
+        if is_view_scatter_target(o):
+            out += [view_op_for_scatter(o), aten.copy_.default]
+        else:
+            out.append(inplace_variant(o))
+    return tuple(out)

@@ -602,7 +602,8 @@ class Comparison:
             fb, fa = self.ev.final_content(sb, root), self.ev.final_content(sa, root)
             if fb is None or fa is None or fb == fa:
                 continue
-            writes_before = [w for w in self.index.writers(root) if sb.view.has(w)]
+            writes_before = (sb.writes.get(root, []) + [w for w, _, _ in sb.pending.get(root, [])]
+                             + [w for w in self.index.writers(root) if sb.view.has(w) and w not in sb.view.old_args])
             detail = f"; first difference: {self.first_difference.message}" if self.first_difference else ""
             if not writes_before:
                 return Divergence(f"writes into input `{root.name}`, which the program never mutates", root)

@@ -18,6 +18,7 @@ from typing import Dict, List, Sequence
 import torch
 import torch.fx as fx
 
+from rewrite.analysis import mutation
 from rewrite.engine.errors import ActionError
 
 
@@ -90,19 +91,76 @@ def _split(captured: Sequence, mutated: Sequence[int]):
     return [captured[j] for j in mutated], [c for j, c in enumerate(captured) if j not in mutated]
 
 
+def _alias_roots(values: Sequence, mutated: Sequence[int]):
+    """Mutated operands that are views of other operands (``v = base[2:6]`` passed with
+    ``base``) write the other operand too: only that root gets a private copy and is copied
+    back, and the view is taken again from the copy inside the subgraph.  Returns ``(roots,
+    derived)`` with ``derived[j] = (k, view steps from operand k to operand j)``."""
+    position = {v: k for k, v in enumerate(values) if isinstance(v, fx.Node)}
+    roots, derived = set(), {}
+    for j in mutated:
+        node, steps = values[j], []
+        while True:
+            source = mutation.view_source(node) if isinstance(node, fx.Node) else None
+            if source is None:
+                break
+            steps.append(node)
+            node = source
+            if node in position and position[node] != j:
+                k = position[node]
+                derived[j] = (k, list(reversed(steps)))
+                roots.add(k)
+                break
+        if j not in derived:
+            roots.add(j)
+    for j, (k, _) in list(derived.items()):
+        while k in derived:                       # a view of a view of another operand
+            k2, more = derived[k]
+            derived[j] = (k2, more + derived[j][1])
+            k = k2
+        roots.discard(j)
+        roots.add(k)
+    return sorted(roots), derived
+
+
+def _replay(graph: fx.Graph, steps: Sequence[fx.Node], source) -> object:
+    """Take the views ``steps`` again, from ``source`` instead of the operand they started at."""
+    value = source
+    for step in steps:
+        others = [a for a in list(step.args[1:]) + list(step.kwargs.values()) if isinstance(a, fx.Node)]
+        if others:
+            raise ActionError(f"cannot take the view {step.name} again inside the subgraph: it depends on "
+                              f"{others[0].name}")
+        first = value
+        value = graph.node_copy(step, lambda a, first=first: first)
+    return value
+
+
 def thread_as_carried(ctx, loop: fx.Node) -> None:
-    mutated = sorted(ctx.mutated_indices)
-    if not mutated:
+    if not ctx.mutated_indices:
         raise ActionError("no mutated captured input to thread")
     root, graph, txn = ctx.root, loop.graph, ctx.txn
     cond_attr, body_attr, carried, captured = loop.args[:4]
     cond_gm, body_gm = _subgraph(root, cond_attr), _subgraph(root, body_attr)
     carried, captured = list(carried), list(captured)
-    moved, kept = _split(captured, mutated)
+    mutated, derived = _alias_roots(captured, sorted(ctx.mutated_indices))
+    moved, kept = _split(captured, mutated + sorted(derived))
+    moved = [captured[j] for j in mutated]
 
-    def captured_env(mutable_values, kept_values):
+    def captured_env(mutable_values, kept_values, g=None):
         it_m, it_k = iter(mutable_values), iter(kept_values)
-        return [next(it_m) if j in mutated else next(it_k) for j in range(len(captured))]
+        env = {}
+        for j in range(len(captured)):
+            if j in mutated:
+                env[j] = next(it_m)
+            elif j not in derived:
+                env[j] = next(it_k)
+        for j, (k, steps) in derived.items():
+            if g is None:
+                env[j] = captured[j]
+            else:
+                env[j] = _replay(g, steps, env[k])
+        return [env[j] for j in range(len(captured))]
 
     def build(with_body: bool) -> fx.GraphModule:
         g, module = fx.Graph(), _Module()
@@ -115,8 +173,8 @@ def thread_as_carried(ctx, loop: fx.Node) -> None:
             return fx.GraphModule(module.attrs, g)
         state = [g.call_function(torch.clone, (m,)) for m in ms]   # private, mutable copies
         emit, carry = _local(g, module)
-        outs = _inline(g, body_gm, cs + captured_env(state, ks), emit, carry)
-        new_pred = _inline(g, cond_gm, outs + captured_env(state, ks), emit, carry)[0]
+        outs = _inline(g, body_gm, cs + captured_env(state, ks, g), emit, carry)
+        new_pred = _inline(g, cond_gm, outs + captured_env(state, ks, g), emit, carry)[0]
         g.output((*outs, *state, new_pred))
         return fx.GraphModule(module.attrs, g)
 
@@ -140,22 +198,27 @@ def thread_as_carried(ctx, loop: fx.Node) -> None:
 
 
 def return_from_branches(ctx, cond: fx.Node) -> None:
-    mutated = sorted(ctx.mutated_indices)
-    if not mutated:
+    if not ctx.mutated_indices:
         raise ActionError("no mutated operand to return")
     root, txn = ctx.root, ctx.txn
     pred, true_attr, false_attr, operands = cond.args[:4]
     operands = list(operands)
+    mutated, derived = _alias_roots(operands, sorted(ctx.mutated_indices))
     branches = [_subgraph(root, true_attr), _subgraph(root, false_attr)]
+
+    passed = [k for k in range(len(operands)) if k not in derived]   # views are taken again inside
 
     def build(branch: fx.GraphModule) -> fx.GraphModule:
         g, module = fx.Graph(), _Module()
-        phs = [g.placeholder(f"operand_{k}") for k in range(len(operands))]
-        inputs = list(phs)
+        inputs = [None] * len(operands)
+        for k in passed:
+            inputs[k] = g.placeholder(f"operand_{k}")
         state = []
         for j in mutated:
-            inputs[j] = g.call_function(torch.clone, (phs[j],))
+            inputs[j] = g.call_function(torch.clone, (inputs[j],))
             state.append(inputs[j])
+        for j, (k, steps) in derived.items():
+            inputs[j] = _replay(g, steps, inputs[k])
         emit, carry = _local(g, module)
         outs = _inline(g, branch, inputs, emit, carry)
         g.output((*outs, *state))
@@ -164,7 +227,7 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
     n_out = len([n for n in branches[0].graph.nodes if n.op == "output"][0].args[0])
     names = [txn.add_submodule("rewrite_branch", build(b)) for b in branches]
     attrs = [txn.insert("get_attr", name, (), before=cond, meta=False) for name in names]
-    new_cond = txn.insert("call_function", cond.target, (pred, *attrs, tuple(operands)), cond.kwargs,
+    new_cond = txn.insert("call_function", cond.target, (pred, *attrs, tuple(operands[k] for k in passed)), cond.kwargs,
                           before=cond, like=cond, meta=False)
     txn.replace_uses(cond, new_cond)
     anchor = new_cond

@@ -379,6 +379,10 @@ class _Checker:
                               call.span))
         else:
             self._usable_here(entry, call.span)
+            if call.name == "reinplace" and call.args and isinstance(call.args[0], A.Var):
+                bound = scope.get(call.args[0].name)
+                for op in (bound.ops or ()) if bound is not None else ():
+                    self._reinplace_compilable(op, call)
         self._call_args(call, entry, scope, section)
 
     def build(self, step: A.Build, scope: Scope) -> None:
@@ -389,6 +393,7 @@ class _Checker:
         if op is not None:
             self.result.builds[id(step)] = op
             self._build_fits(step, op, kinds, kw_kinds)
+            self._compilable(op.target, step.callee.span, f"'{op.dotted}'")
         if step.name is not None:
             if step.name in scope:
                 self.report(error(f"'{step.name}' is already bound", step.span,
@@ -448,6 +453,26 @@ class _Checker:
             if frozen:
                 self.report(error(f"'{op.dotted}' writes its argument '{writes[0]}', but the {frozen[0]} graph "
                                   f"must stay functional", step.span))
+
+    def _compilable(self, target, span: A.Span, what: str) -> bool:
+        """Only ops Inductor can compile may be emitted (under CI it refuses more fallbacks)."""
+        from rewrite.analysis.inductor_ops import cannot_compile  # imports Inductor: only rules that emit ops pay
+
+        reason = cannot_compile(target)
+        if reason is not None:
+            self.report(error(f"{what} would create {target}, which Inductor cannot compile", span, hint=reason))
+            return False
+        return True
+
+    def _reinplace_compilable(self, op: OpRef, call: A.Call) -> None:
+        from rewrite.analysis.op_families import reinplace_emits  # imports torch: only rules that reinplace pay
+
+        for emitted in reinplace_emits(op.target):
+            if emitted is None:
+                self.report(error(f"'reinplace' has no in-place form of '{op.dotted}'", call.span,
+                                  hint="the op has no overload `op_` with the same arguments"))
+            elif not self._compilable(emitted, call.span, f"'reinplace' of '{op.dotted}'"):
+                return
 
     # ---------------------------------------------------------------- expressions
     def condition(self, e: A.Expr, scope: Scope, section: str) -> None:

@@ -25,6 +25,7 @@ import difflib
 import importlib.util
 import itertools
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -115,6 +116,7 @@ def load_module(path: Path):
     if spec is None or spec.loader is None:
         raise CaseFormatError(path, 1, "cannot be imported as a Python file")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module     # torch.while_loop and torch.cond look their functions' module up
     spec.loader.exec_module(module)
     return module
 

@@ -1,0 +1,221 @@
+"""The legality check under every rewrite: rule files that use each shipped action wrongly
+(writing into an input the program never mutates, into a tensor saved for backward, over a
+value read later...) are refused, with the hazard named, and the program stays right."""
+import textwrap
+
+import pytest
+import torch
+
+from graphs import dynamo_graph, post_grad
+from rewrite.engine.ruleset import DependencyError, RuleSet
+
+
+def load(tmp_path, text: str) -> RuleSet:
+    path = tmp_path / "wrong.rules"
+    path.write_text(textwrap.dedent(text))
+    return RuleSet.load([path], strict=True)
+
+
+def refused(report, rule: str):
+    [cand] = [c for c in report.candidates if c.rule == rule]
+    assert cand.stopped_at == "legality", cand.line()
+    return cand.reason
+
+
+def run(gm, inputs, calls=3):
+    with torch.inference_mode():
+        return [gm(*inputs) for _ in range(calls)]
+
+
+def same_as_eager(fn, gm, make_inputs):
+    eager_in, graph_in = make_inputs(), make_inputs()
+    with torch.inference_mode():
+        for _ in range(3):
+            want, got = fn(*eager_in), gm(*graph_in)
+            want = want if isinstance(want, tuple) else (want,)
+            assert all(torch.equal(a, b) for a, b in zip(want, got))
+            assert all(torch.equal(a, b) for a, b in zip(eager_in, graph_in))
+
+
+def add_inputs():
+    return torch.arange(6.0), torch.ones(6)
+
+
+def test_reinplace_into_an_input_never_mutated(tmp_path):
+    def f(x, d):
+        return x + d
+
+    gm = post_grad(f, *add_inputs())
+    before = gm.code
+    rs = load(tmp_path, """
+        rule into_input
+          match   y = aten.add.Tensor(x: input, other)
+          rewrite reinplace(y)
+        """)
+    reason = refused(rs.apply(gm), "into_input")
+    assert "writes into input `arg0_1`, which the program never mutates" in reason
+    assert gm.code == before
+    same_as_eager(f, gm, add_inputs)
+
+
+def test_result_pattern_writing_an_input_never_mutated(tmp_path):
+    def f(x, d):
+        return x + d
+
+    gm = post_grad(f, *add_inputs())
+    rs = load(tmp_path, """
+        rule build_add_
+          match   y = aten.add.Tensor(x: input, other)
+          rewrite m = aten.add_.Tensor(x, other); replace_uses(y, m)
+        """)
+    reason = refused(rs.apply(gm), "build_add_")
+    assert "writes into input `arg0_1`, which the program never mutates" in reason
+    same_as_eager(f, gm, add_inputs)
+
+
+def test_erase_of_a_copy_back_that_carries_data(tmp_path):
+    def f(x, d):
+        x.add_(d)
+
+    gm = post_grad(f, *add_inputs())
+    rs = load(tmp_path, """
+        rule drop_copy_back
+          match   c = aten.copy_(dst: input, src)
+          rewrite erase(c)
+        """)
+    reason = refused(rs.apply(gm), "drop_copy_back")
+    assert "leaves input `arg0_1` with a different final value" in reason
+    same_as_eager(f, gm, add_inputs)
+
+
+def test_replace_uses_with_another_value(tmp_path):
+    def f(x, d):
+        return x * 2 + d
+
+    gm = post_grad(f, *add_inputs())
+    rs = load(tmp_path, """
+        rule skip_mul
+          match   y = aten.mul.Tensor(x: input, 2)
+          rewrite replace_uses(y, x)
+        """)
+    reason = refused(rs.apply(gm), "skip_mul")
+    assert reason.startswith("output 0 would change")
+    same_as_eager(f, gm, add_inputs)
+
+
+def test_write_moved_before_a_read_of_the_old_value(tmp_path):
+    def f(x, z):
+        r = x * 2
+        x.copy_(z)
+        return r
+
+    gm = post_grad(f, *add_inputs())
+    rs = load(tmp_path, """
+        rule write_early
+          match   m = aten.mul.Tensor(x: input, _)
+          rewrite move_before(copy_back(x), m)
+        """)
+    reason = refused(rs.apply(gm), "write_early")
+    assert "`mul` (aten.mul) reads `arg0_1`" in reason and "after `copy_" in reason and "overwrote it" in reason
+    same_as_eager(f, gm, add_inputs)
+
+
+def test_reinplace_over_a_value_read_later(tmp_path):
+    def f(x, d):
+        old = x.clone()
+        x[1:3].add_(d[1:3])
+        return old + 1
+
+    gm = post_grad(f, *add_inputs())
+    rs = load(tmp_path, """
+        rule scatter_in_place
+          match   s = aten.slice_scatter(base: input, src, ...)
+          rewrite reinplace(s); erase(copy_back(base))
+        """)
+    reason = refused(rs.apply(gm), "scatter_in_place")
+    assert "reads `arg0_1`" in reason and "overwrote it" in reason
+    same_as_eager(f, gm, add_inputs)
+
+
+def test_reinplace_path_over_a_value_read_later(tmp_path):
+    def f(x, d, i):
+        old = x.clone()
+        x[1:3].add_(d[1:3])
+        x.index_put_((i,), d[:2])
+        return old + 1
+
+    make = lambda: (torch.arange(6.0), torch.ones(6), torch.tensor([0, 5]))  # noqa: E731
+    gm = post_grad(f, *make())
+    rs = load(tmp_path, """
+        opset step = aten.index_put
+        rule chain_in_place
+          match   s = aten.slice_scatter(base: input, src, ...)
+          path    p = s ->* last through u: step when u.args[0] is current
+          rewrite reinplace(s); reinplace_path(p); erase(copy_back(base))
+        """)
+    reason = refused(rs.apply(gm), "chain_in_place")
+    assert "overwrote it" in reason
+    same_as_eager(f, gm, make)
+
+
+def test_materialize_and_privatize_a_destination(tmp_path):
+    """Copying a copy-back's destination (or giving it a private copy) would leave the input
+    unwritten: both refused."""
+    def f(x, d):
+        x.add_(d)
+
+    for action in ("materialize(dst)", "privatize(c)"):
+        gm = post_grad(f, *add_inputs())
+        rs = load(tmp_path, f"""
+            rule redirect
+              match   c = aten.copy_(dst: input, src)
+              rewrite {action}
+            """)
+        reason = refused(rs.apply(gm), "redirect")
+        assert "leaves input `arg0_1` with a different final value" in reason, action
+        same_as_eager(f, gm, add_inputs)
+
+
+def test_write_into_a_tensor_saved_for_backward(tmp_path):
+    def f(a, b, c):
+        return (a @ b) * c
+
+    make = lambda: tuple(torch.randn(4, 4, requires_grad=True) for _ in range(3))  # noqa: E731
+    gm = post_grad(f, *make(), kind="forward")
+    mm = next(n for n in gm.graph.nodes if n.op == "call_function" and "mm" in str(n.target))
+    assert mm in gm.graph.output_node().args[0]            # kept for the backward of `* c`
+    rs = load(tmp_path, """
+        rule into_mm
+          stage   forward
+          match   y = aten.mul.Tensor(m: aten.mm(_, _), other)
+          rewrite reinplace(y)
+        """)
+    reason = refused(rs.apply(gm, graph_kind="forward"), "into_mm")
+    assert "would change" in reason
+
+
+def test_dependency_that_misses_a_mutation_fails_loudly(tmp_path):
+    """A dependency whose `mutates` clause misses a mutated tensor leaves a subgraph writing its
+    input: the rewrite is refused and compilation stops (a skipped dependency loses a write)."""
+    def f(a, b):
+        def cond(i):
+            return i < 2
+
+        def body(i):
+            a.add_(1.0)
+            b.add_(1.0)
+            return (i + 1,)
+
+        return torch.while_loop(cond, body, (torch.zeros((), dtype=torch.int64),))
+
+    with torch.inference_mode():
+        gm = dynamo_graph(f, torch.zeros(2), torch.zeros(2))
+    rs = load(tmp_path, """
+        dependency half
+          on       w = higher_order.while_loop(cond_fn, body_fn, carried, captured, ...)
+          mutates  captured[i] when i == 0
+          order    copy_back(captured[i]) after w
+          via      thread_as_carried(w)
+        """)
+    with pytest.raises(DependencyError, match=r"still writes its input"):
+        rs.apply(gm, graph_kind="dynamo")
