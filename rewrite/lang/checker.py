@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from rewrite.lang import ast as A
-from rewrite.lang.diagnostics import Diagnostic, error, warning
-from rewrite.lang.ops import OPS, OpLookupError, OpRef, argument_names, contains, intersects, max_positional
+from rewrite.lang.diagnostics import Diagnostic, error
+from rewrite.lang.ops import OPS, OpLookupError, OpRef, argument_names, max_positional
+from rewrite.lang.overlaps import find_overlaps
+from rewrite.lang.suggest import Suggester
 from rewrite.vocab import Registry, default_registry
 
 SAVED_FOR_BACKWARD_KEYS = ("output", "input", "both", "none")
@@ -26,6 +28,7 @@ class CheckResult:
     diagnostics: List[Diagnostic] = field(default_factory=list)
     opsets: Dict[str, Ops] = field(default_factory=dict)
     facts: Dict[str, Dict[str, Ops]] = field(default_factory=dict)
+    overlap_comparisons: int = 0  # pattern comparisons the overlap check made
 
     @property
     def errors(self) -> List[Diagnostic]:
@@ -38,6 +41,7 @@ class CheckResult:
 
 def check(modules: Sequence[A.Module], registry: Optional[Registry] = None) -> CheckResult:
     """Check modules loaded together (names are global across them)."""
+    OPS.begin()
     return _Checker(registry or default_registry()).run(modules)
 
 
@@ -50,6 +54,7 @@ class _Checker:
         self._broken_opsets: Set[str] = set()  # reported once, then silently unresolved
         self._path_only: Tuple[str, ...] = PATH_ONLY  # plus the current rule's path step variable
         self._pattern_ops: Dict[int, Tuple[A.OpPattern, Optional[Ops]]] = {}  # keeps p alive: ids stay unique
+        self._suggest = Suggester()  # bounded "did you mean" for unknown opsets
 
     def report(self, diag: Diagnostic) -> None:
         self.result.diagnostics.append(diag)
@@ -121,9 +126,9 @@ class _Checker:
             if name in self.opset_items:
                 return self.opset(name)
             hint = None
-            close = difflib.get_close_matches(name, list(self.opset_items), n=1)
+            close = self._suggest.close(name, self.opset_items)
             if close:
-                hint = f"did you mean '{close[0]}'?"
+                hint = f"did you mean '{close}'?"
             elif name in OPS.op_names("aten"):
                 hint = f"ops are written with their namespace: did you mean 'aten.{name}'?"
             self.report(error(f"unknown opset '{name}'", callee.span, hint=hint))
@@ -335,75 +340,9 @@ class _Checker:
     # ---------------------------------------------------------------- overlaps
     def _overlaps(self, rules: List[Tuple[A.Rule, Optional[Ops]]]) -> None:
         """ISLE-style: two rules at the same priority whose roots share an op and one of whose
-        patterns matches everything the other does -- which one fires depends on load order."""
-        for j, (later, later_ops) in enumerate(rules):
-            for earlier, earlier_ops in rules[:j]:
-                if not later_ops or not earlier_ops or later.priority != earlier.priority:
-                    continue
-                if not intersects(later_ops, earlier_ops):
-                    continue
-                a, b = earlier.match.pattern, later.match.pattern
-                if _args_subsume(self, a, b) or _args_subsume(self, b, a):
-                    self.report(warning(
-                        f"rule '{later.name}' overlaps rule '{earlier.name}' ({earlier.span}): both match "
-                        f"the same nodes at the same priority", later.span,
-                        hint="give one of them a priority, or make their patterns disjoint"))
-
-
-# --------------------------------------------------------------------------- subsumption
-
-
-def _universal(p: Optional[A.Pattern]) -> bool:
-    if p is None or isinstance(p, A.Wildcard):
-        return True
-    if isinstance(p, A.KindPattern):
-        return p.kind == "any"
-    if isinstance(p, A.Bind):
-        return _universal(p.pattern)
-    return False
-
-
-def _strip(p: Optional[A.Pattern]) -> Optional[A.Pattern]:
-    while isinstance(p, A.Bind):
-        p = p.pattern
-    return p
-
-
-def subsumes(checker: _Checker, outer: Optional[A.Pattern], inner: Optional[A.Pattern]) -> bool:
-    """Every value ``inner`` matches, ``outer`` matches too (conservatively: False if unsure)."""
-    outer, inner = _strip(outer), _strip(inner)
-    if _universal(outer):
-        return True
-    if _universal(inner):
-        return False
-    if isinstance(outer, A.KindPattern):
-        if isinstance(inner, A.KindPattern):
-            return outer.kind == inner.kind or (outer.kind == "node" and inner.kind == "input")
-        if outer.kind == "node":
-            return isinstance(inner, A.OpPattern)
-        return outer.kind == "const" and isinstance(inner, A.LiteralPattern)
-    if isinstance(outer, A.LiteralPattern):
-        return isinstance(inner, A.LiteralPattern) and type(outer.value) is type(inner.value) \
-            and outer.value == inner.value
-    if isinstance(outer, A.ListPattern):
-        return isinstance(inner, A.ListPattern) and len(outer.items) == len(inner.items) and \
-            all(subsumes(checker, o, i) for o, i in zip(outer.items, inner.items))
-    if isinstance(outer, A.OpPattern):
-        if not isinstance(inner, A.OpPattern):
-            return False
-        o_ops, i_ops = checker.pattern_ops(outer), checker.pattern_ops(inner)
-        return bool(o_ops and i_ops and contains(o_ops, i_ops)) and _args_subsume(checker, outer, inner)
-    return False
-
-
-def _args_subsume(checker: _Checker, outer: A.OpPattern, inner: A.OpPattern) -> bool:
-    if outer.rest:
-        if len(inner.args) < len(outer.args):
-            return False
-    elif inner.rest or len(inner.args) != len(outer.args):
-        return False
-    if not all(subsumes(checker, o, i) for o, i in zip(outer.args, inner.args)):
-        return False
-    inner_kw = {k.key: k.pattern for k in inner.kwargs}
-    return all(subsumes(checker, k.pattern, inner_kw[k.key]) if k.key in inner_kw else _universal(k.pattern)
-               for k in outer.kwargs)
+        patterns matches everything the other does -- which one fires depends on load order.
+        Indexed and aggregated (one warning per set of overlapping rules): see :mod:`rewrite.lang.overlaps`."""
+        found = find_overlaps(rules, self.pattern_ops)
+        self.result.overlap_comparisons = found.comparisons
+        for diag in found.warnings:
+            self.report(diag)
