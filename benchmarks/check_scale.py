@@ -28,6 +28,7 @@ import contextlib
 import io
 import multiprocessing
 import os
+import resource
 import signal
 import statistics
 import subprocess
@@ -35,6 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Optional
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(Path(__file__).parent)]  # this checkout's rewrite, not an installed one
@@ -58,12 +60,21 @@ def machine() -> str:
     return f"{cpu}; {len(os.sched_getaffinity(0))} cores; Python {platform.python_version()}"
 
 
-def check_cli(path, cache: str, timeout: float = 900):
+def _child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def check_cli(path, cache: str, timeout: float = 900, cpu: Optional[list] = None):
+    """``(wall seconds, exit status, output)`` of ``python -m rewrite check PATH``; the process's
+    CPU seconds are appended to ``cpu`` (the machine may be shared: CPU time is the steadier)."""
     env = dict(os.environ, REWRITE_CACHE_DIR=cache)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _child_cpu()
     proc = subprocess.run([sys.executable, "-m", "rewrite", "check", str(path)], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=timeout)
     seconds = time.perf_counter() - t0
+    if cpu is not None:
+        cpu.append(_child_cpu() - c0)
     output = proc.stdout + proc.stderr
     return seconds, proc.returncode, output
 
@@ -75,9 +86,10 @@ def summary_line(output: str) -> str:
 def measure_file(name: str, text: str, tmp: Path, cache: str, lines: list) -> float:
     path = tmp / f"{name}.rules"
     path.write_text(text, encoding="utf-8")
-    seconds, code, output = check_cli(path, cache)
+    cpu: list = []
+    seconds, code, output = check_cli(path, cache, cpu=cpu)
     traceback = "Traceback" in output or "internal error" in output
-    lines.append(f"  {name:<12} {len(text) / 1e6:7.2f} MB  {seconds:8.2f} s  exit {code}  "
+    lines.append(f"  {name:<12} {len(text) / 1e6:7.2f} MB  {seconds:8.2f} s (cpu {cpu[0]:6.2f} s)  exit {code}  "
                  f"{output.count(chr(10)):6d} lines printed{'  TRACEBACK' if traceback else ''}  | {summary_line(output)}")
     print(lines[-1], flush=True)
     return seconds
@@ -181,14 +193,15 @@ def main(argv=None) -> int:
         cache = str(tmp / "cache")
         if "startup" in args.only:
             cold = check_cli(REPO / "rules", cache)[0]
-            warm = statistics.median(check_cli(REPO / "rules", cache)[0] for _ in range(5))
+            cpu: list = []
+            warm = statistics.median(check_cli(REPO / "rules", cache, cpu=cpu)[0] for _ in range(5))
             code = check_cli(REPO / "rules", cache)[1]
             probe = "import sys, runpy; sys.argv = ['rewrite', 'check', 'rules']; import rewrite.cli as c; " \
                     "c.main(sys.argv[1:]); print('torch imported:', 'torch' in sys.modules)"
             torch_line = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True,
                                         env=dict(os.environ, REWRITE_CACHE_DIR=cache)).stdout.strip().splitlines()[-1]
             lines.append(f"  startup      rewrite check rules/: first run (empty cache) {cold:.2f} s, then median "
-                         f"{warm:.2f} s of 5; exit {code}; {torch_line}")
+                         f"{warm:.2f} s of 5 (cpu {statistics.median(cpu):.2f} s); exit {code}; {torch_line}")
             print(lines[-1], flush=True)
         else:
             check_cli(REPO / "rules", cache)  # fill the cache so that start-up is the same for all

@@ -40,9 +40,10 @@ def test_include_outside_the_folder_is_refused_unread(tmp_path, write, cli):
 def test_proc_environ_is_never_read(write, cli, monkeypatch):
     monkeypatch.setenv("REWRITE_TEST_MARKER", SECRET)
     path = write("env.rules", 'include "/proc/self/environ"\ninclude "/proc/self/environ.rules"\n'
-                              'include "../../../../../../proc/self/environ"\n')
+                              'include "../../../../../../proc/self/environ"\ninclude "../../etc/passwd"\n')
     code, out = cli("check", path)
-    assert code == 2 and "PATH=" not in out and SECRET not in out
+    assert code == 2 and "PATH=" not in out and SECRET not in out and "root:" not in out
+    assert "4 errors" in out
     with pytest.raises(RulesError) as info:
         load(path)
     assert "PATH=" not in str(info.value) and SECRET not in str(info.value)
