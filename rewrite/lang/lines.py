@@ -37,7 +37,7 @@ class LineTable:
         return text[:-1] if text.endswith("\r") else text
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=4)
 def line_table(text: str) -> LineTable:
     """The table of ``text``, built once (a report with many diagnostics in one big file asks for
     it once per diagnostic)."""

@@ -57,9 +57,9 @@ def name_problems(expectations: Sequence[Expectation], rules: Optional[Sequence]
     for e in expectations:
         if e.kind in RULE_KINDS and e.subject not in in_use:
             if e.subject in shipped:
-                used = ", ".join(os.fspath(p) for p in rules) if rules else "none"
+                used = f"uses only {', '.join(os.fspath(p) for p in rules)}" if rules else "loads no rule files"
                 problems.append(f"{e.text}: rule '{e.subject}' is not loaded: it is defined in "
-                                f"{shipped[e.subject]}, but this run uses only {used}")
+                                f"{shipped[e.subject]}, but this run {used}")
             else:
                 close = difflib.get_close_matches(e.subject, sorted(in_use), n=1)
                 hint = f"; did you mean '{close[0]}'?" if close else ""
