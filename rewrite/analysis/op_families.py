@@ -247,6 +247,9 @@ def reinplace_emits(op) -> Tuple:
     for o in overloads:
         if not is_op_overload(o) or o._overloadname.endswith("out"):
             continue                      # out= variants never occur in functional graphs
+        args = o._schema.arguments
+        if not args or str(args[0].type) != "Tensor":
+            continue                      # scalar overloads (add.int...) never write a tensor
         if is_view_scatter_target(o):
             out += [view_op_for_scatter(o), aten.copy_.default]
         else:

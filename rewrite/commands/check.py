@@ -7,17 +7,19 @@ import sys
 def add_parser(subparsers):
     p = subparsers.add_parser("check", help="check rule files for errors",
                               description="Parse and check rule files (or folders of *.rules files).")
+    p.add_argument("--root", action="append", default=[], metavar="FOLDER",
+                   help="a folder includes may reach besides the including file's own (repeatable)")
     p.add_argument("paths", nargs="+", metavar="PATH")
     return p
 
 
 def run(args) -> int:
-    from rewrite.lang.diagnostics import format_diagnostic
+    from rewrite.lang.diagnostics import format_report
     from rewrite.lang.loader import collect
 
-    got = collect(args.paths)
-    for diag in got.diagnostics:
-        print(format_diagnostic(diag, got.sources), file=sys.stderr)
+    got = collect(args.paths, roots=args.root)
+    if got.diagnostics:
+        print(format_report(got.diagnostics, got.sources), file=sys.stderr)
     items = [item for m in got.modules for item in m.items]
     n_rules = sum(type(i).__name__ == "Rule" for i in items)
     n_deps = sum(type(i).__name__ == "Dependency" for i in items)

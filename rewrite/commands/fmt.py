@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 
 def add_parser(subparsers):
@@ -14,9 +13,12 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
-    from rewrite.lang.diagnostics import RulesError, format_diagnostic
+    from rewrite.lang.diagnostics import RulesError, format_diagnostic, format_report
+    from rewrite.lang.limits import MAX_FILE_BYTES
     from rewrite.lang.loader import expand
+    from rewrite.lang.parser import BOM
     from rewrite.lang.printer import format_source
+    from rewrite.lang.sources import SourceError, read_rules_text
 
     files, diags = expand(args.paths)
     status = 0
@@ -26,22 +28,25 @@ def run(args) -> int:
     changed = []
     for path in files:
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            print(f"{path}: error: cannot read: {exc}", file=sys.stderr)
+            text = read_rules_text(path, MAX_FILE_BYTES)
+            with open(path, "rb") as f:
+                bom = BOM if f.read(3) == BOM.encode("utf-8") else ""
+        except (SourceError, OSError) as exc:
+            where = f":{exc.position[0]}:{exc.position[1]}" if getattr(exc, "position", None) else ""
+            print(f"{path}{where}: error: cannot read: {getattr(exc, 'reason', None) or exc}", file=sys.stderr)
             status = 2
             continue
         try:
             formatted = format_source(text, path)
         except RulesError as exc:
-            for diag in exc.diagnostics:
-                print(format_diagnostic(diag, {path: text}), file=sys.stderr)
+            print(format_report(exc.diagnostics, {path: text}), file=sys.stderr)
             status = 2
             continue
         if formatted != text:
             changed.append(path)
             if not args.check:
-                Path(path).write_text(formatted, encoding="utf-8")
+                with open(path, "w", encoding="utf-8", newline="") as f:
+                    f.write(bom + formatted)
     for path in changed:
         print(f"would reformat {path}" if args.check else f"reformatted {path}")
     if status:

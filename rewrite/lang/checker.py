@@ -7,18 +7,19 @@ tables are returned alongside so the loader does not resolve anything twice.
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from rewrite import stages as S
 from rewrite import vocab as V
 from rewrite.lang import ast as A
-from rewrite.lang.diagnostics import Diagnostic, error, warning
+from rewrite.lang import emit_cache
+from rewrite.lang.diagnostics import Diagnostic, error
 from rewrite.lang.ops import (
-    HIGHER_ORDER, OPS, OpLookupError, OpRef, argument_names, argument_types, contains, intersects, max_positional,
-    overload_schemas,
+    HIGHER_ORDER, OPS, OpLookupError, OpRef, argument_names, argument_types, max_positional, overload_schemas,
 )
+from rewrite.lang.overlaps import find_overlaps
+from rewrite.lang.suggest import Suggester
 from rewrite.vocab import Registry, default_registry
 
 PATH_ONLY = ("current",)
@@ -33,6 +34,7 @@ class CheckResult:
     facts: Dict[str, Dict[str, Ops]] = field(default_factory=dict)
     builds: Dict[int, OpRef] = field(default_factory=dict)      # id(A.Build) -> the overload it calls
     stages: Dict[int, Tuple[str, ...]] = field(default_factory=dict)  # id(rule or dependency) -> its stages
+    overlap_comparisons: int = 0  # pattern comparisons the overlap check made
 
     @property
     def errors(self) -> List[Diagnostic]:
@@ -45,6 +47,7 @@ class CheckResult:
 
 def check(modules: Sequence[A.Module], registry: Optional[Registry] = None) -> CheckResult:
     """Check modules loaded together (names are global across them)."""
+    OPS.begin()
     return _Checker(registry or default_registry()).run(modules)
 
 
@@ -87,6 +90,7 @@ class _Checker:
         self._pattern_ops: Dict[int, Tuple[A.OpPattern, Optional[Ops]]] = {}  # keeps p alive: ids stay unique
         self._stages: Tuple[str, ...] = ()
         self._needs_reported: Set[Tuple[str, str]] = set()
+        self._suggest = Suggester()  # bounded "did you mean" for unknown names
 
     def report(self, diag: Diagnostic) -> None:
         self.result.diagnostics.append(diag)
@@ -159,9 +163,9 @@ class _Checker:
             if name in self.opset_items:
                 return self.opset(name)
             hint = None
-            close = difflib.get_close_matches(name, list(self.opset_items), n=1)
+            close = self._suggest.close(name, self.opset_items)
             if close:
-                hint = f"did you mean '{close[0]}'?"
+                hint = f"did you mean '{close}'?"
             elif name in OPS.op_names("aten"):
                 hint = f"ops are written with their namespace: did you mean 'aten.{name}'?"
             self.report(error(f"unknown opset '{name}'", callee.span, hint=hint))
@@ -188,15 +192,15 @@ class _Checker:
         declared = self.registry.get_fact_table(facts.name)
         if declared is None:
             names = [t.name for t in self.registry.fact_tables()]
-            close = difflib.get_close_matches(facts.name, names, n=1)
+            close = self._suggest.close(facts.name, names)
             self.report(error(f"unknown fact table '{facts.name}'", facts.span,
-                              hint=f"did you mean '{close[0]}'?" if close else
+                              hint=f"did you mean '{close}'?" if close else
                               f"fact tables are declared from Python; known: {', '.join(names)}"))
         table: Dict[str, Ops] = {}
         for group in facts.groups:
             if declared is not None and group.key not in declared.keys:
-                close = difflib.get_close_matches(group.key, declared.keys, n=1)
-                hint = f"did you mean '{close[0]}'?" if close else \
+                close = self._suggest.close(group.key, declared.keys)
+                hint = f"did you mean '{close}'?" if close else \
                     f"keys of {facts.name} are {', '.join(declared.keys)}"
                 self.report(error(f"unknown {facts.name} key '{group.key}'", group.span, hint=hint))
             if group.key in table:
@@ -217,9 +221,9 @@ class _Checker:
             if name in known:
                 ok.append(name)
             else:
-                close = difflib.get_close_matches(name, known, n=1)
+                close = self._suggest.close(name, known)
                 self.report(error(f"unknown stage '{name}'", clause.span if clause else span,
-                                  hint=f"did you mean '{close[0]}'?" if close else f"stages: {', '.join(known)}"))
+                                  hint=f"did you mean '{close}'?" if close else f"stages: {', '.join(known)}"))
         return S.expand(ok)
 
     def _root_at_stages(self, pattern: A.OpPattern, ops: Optional[Ops]) -> None:
@@ -297,9 +301,9 @@ class _Checker:
         if names is not None:
             for kw in p.kwargs:
                 if kw.key not in names:
-                    close = difflib.get_close_matches(kw.key, sorted(names), n=1)
+                    close = self._suggest.close(kw.key, sorted(names))
                     self.report(error(f"'{p.callee.dotted}' has no argument named '{kw.key}'", kw.span,
-                                      hint=f"did you mean '{close[0]}'?" if close else None))
+                                      hint=f"did you mean '{close}'?" if close else None))
 
     # ---------------------------------------------------------------- rules
     def _rule(self, rule: A.Rule) -> Optional[Ops]:
@@ -393,7 +397,7 @@ class _Checker:
         if op is not None:
             self.result.builds[id(step)] = op
             self._build_fits(step, op, kinds, kw_kinds)
-            self._compilable(op.target, step.callee.span, f"'{op.dotted}'")
+            self._compilable(op, step.callee.span, f"'{op.dotted}'")
         if step.name is not None:
             if step.name in scope:
                 self.report(error(f"'{step.name}' is already bound", step.span,
@@ -437,9 +441,9 @@ class _Checker:
         by_name = {a.name: a for a in args}
         for key, kind in kw_kinds.items():
             if key not in by_name:
-                close = difflib.get_close_matches(key, list(by_name), n=1)
+                close = self._suggest.close(key, list(by_name))
                 self.report(error(f"'{op.dotted}' has no argument named '{key}'", step.span,
-                                  hint=f"did you mean '{close[0]}'?" if close else None))
+                                  hint=f"did you mean '{close}'?" if close else None))
         pairs = list(zip(positional, kinds, step.args)) + \
             [(by_name[k.key], kw_kinds[k.key], k.value) for k in step.kwargs if k.key in by_name]
         for arg, kind, expr in pairs:
@@ -454,24 +458,22 @@ class _Checker:
                 self.report(error(f"'{op.dotted}' writes its argument '{writes[0]}', but the {frozen[0]} graph "
                                   f"must stay functional", step.span))
 
-    def _compilable(self, target, span: A.Span, what: str) -> bool:
+    def _compilable(self, op: OpRef, span: A.Span, what: str) -> None:
         """Only ops Inductor can compile may be emitted (under CI it refuses more fallbacks)."""
-        from rewrite.analysis.inductor_ops import cannot_compile  # imports Inductor: only rules that emit ops pay
-
-        reason = cannot_compile(target)
+        reason = emit_cache.cannot_compile(op)
         if reason is not None:
-            self.report(error(f"{what} would create {target}, which Inductor cannot compile", span, hint=reason))
-            return False
-        return True
+            self.report(error(f"{what} would create {op.dotted}, which Inductor cannot compile", span, hint=reason))
 
     def _reinplace_compilable(self, op: OpRef, call: A.Call) -> None:
-        from rewrite.analysis.op_families import reinplace_emits  # imports torch: only rules that reinplace pay
-
-        for emitted in reinplace_emits(op.target):
-            if emitted is None:
-                self.report(error(f"'reinplace' has no in-place form of '{op.dotted}'", call.span,
-                                  hint="the op has no overload `op_` with the same arguments"))
-            elif not self._compilable(emitted, call.span, f"'reinplace' of '{op.dotted}'"):
+        emitted = emit_cache.reinplace_emits(op)
+        if emitted is None:
+            self.report(error(f"'reinplace' has no in-place form of '{op.dotted}'", call.span,
+                              hint="the op has no overload `op_` with the same arguments"))
+            return
+        for name, reason in emitted:
+            if reason is not None:
+                self.report(error(f"'reinplace' of '{op.dotted}' would create {name}, which Inductor cannot "
+                                  f"compile", call.span, hint=reason))
                 return
 
     # ---------------------------------------------------------------- expressions
@@ -537,9 +539,9 @@ class _Checker:
             attr = self.registry.get_attribute(e.name)
             if attr is None:
                 names = [a.name for a in self.registry.attributes()]
-                close = difflib.get_close_matches(e.name, names, n=1)
+                close = self._suggest.close(e.name, names)
                 self.report(error(f"unknown attribute '{e.name}'", e.span,
-                                  hint=f"did you mean '{close[0]}'?" if close else f"attributes: {', '.join(names)}"))
+                                  hint=f"did you mean '{close}'?" if close else f"attributes: {', '.join(names)}"))
                 return V.Any
             if not V.accepts(attr.on, base) or (attr.on is V.Node and base is V.OptNode):
                 self.report(error(f"'{e.name}' is an attribute of {_a(attr.on)}, but {_describe(e.base)} is "
@@ -561,9 +563,9 @@ class _Checker:
     def _unbound_hint(self, name: str, scope) -> Optional[str]:
         if name in self._path_only:
             return f"'{name}' is bound only inside a path's 'when' condition"
-        close = difflib.get_close_matches(name, list(scope), n=1)
+        close = self._suggest.close(name, list(scope))
         if close:
-            return f"did you mean '{close[0]}'?"
+            return f"did you mean '{close}'?"
         entry = self.registry.get(name)
         if entry is not None:
             return f"'{name}' is a {entry.kind}: call it as {name}(...)"
@@ -591,19 +593,12 @@ class _Checker:
     # ---------------------------------------------------------------- overlaps
     def _overlaps(self, rules: List[Tuple[A.Rule, Optional[Ops]]]) -> None:
         """ISLE-style: two rules at the same priority whose roots share an op and one of whose
-        patterns matches everything the other does -- which one fires depends on load order."""
-        for j, (later, later_ops) in enumerate(rules):
-            for earlier, earlier_ops in rules[:j]:
-                if not later_ops or not earlier_ops or later.priority != earlier.priority:
-                    continue
-                if not intersects(later_ops, earlier_ops):
-                    continue
-                a, b = earlier.match.pattern, later.match.pattern
-                if _args_subsume(self, a, b) or _args_subsume(self, b, a):
-                    self.report(warning(
-                        f"rule '{later.name}' overlaps rule '{earlier.name}' ({earlier.span}): both match "
-                        f"the same nodes at the same priority", later.span,
-                        hint="give one of them a priority, or make their patterns disjoint"))
+        patterns matches everything the other does -- which one fires depends on load order.
+        Indexed and aggregated (one warning per set of overlapping rules): see :mod:`rewrite.lang.overlaps`."""
+        found = find_overlaps(rules, self.pattern_ops)
+        self.result.overlap_comparisons = found.comparisons
+        for diag in found.warnings:
+            self.report(diag)
 
 
 def _a(kind: V.Kind) -> str:
@@ -625,62 +620,3 @@ def _describe(e: A.Expr) -> str:
     if isinstance(e, A.Attr):
         return f"'{_describe(e.base).strip(chr(39))}.{e.name}'"
     return "this expression"
-
-
-# --------------------------------------------------------------------------- subsumption
-
-
-def _universal(p: Optional[A.Pattern]) -> bool:
-    if p is None or isinstance(p, A.Wildcard):
-        return True
-    if isinstance(p, A.KindPattern):
-        return p.kind == "any"
-    if isinstance(p, A.Bind):
-        return _universal(p.pattern)
-    return False
-
-
-def _strip(p: Optional[A.Pattern]) -> Optional[A.Pattern]:
-    while isinstance(p, A.Bind):
-        p = p.pattern
-    return p
-
-
-def subsumes(checker: _Checker, outer: Optional[A.Pattern], inner: Optional[A.Pattern]) -> bool:
-    """Every value ``inner`` matches, ``outer`` matches too (conservatively: False if unsure)."""
-    outer, inner = _strip(outer), _strip(inner)
-    if _universal(outer):
-        return True
-    if _universal(inner):
-        return False
-    if isinstance(outer, A.KindPattern):
-        if isinstance(inner, A.KindPattern):
-            return outer.kind == inner.kind or (outer.kind == "node" and inner.kind == "input")
-        if outer.kind == "node":
-            return isinstance(inner, A.OpPattern)
-        return outer.kind == "const" and isinstance(inner, A.LiteralPattern)
-    if isinstance(outer, A.LiteralPattern):
-        return isinstance(inner, A.LiteralPattern) and type(outer.value) is type(inner.value) \
-            and outer.value == inner.value
-    if isinstance(outer, A.ListPattern):
-        return isinstance(inner, A.ListPattern) and len(outer.items) == len(inner.items) and \
-            all(subsumes(checker, o, i) for o, i in zip(outer.items, inner.items))
-    if isinstance(outer, A.OpPattern):
-        if not isinstance(inner, A.OpPattern):
-            return False
-        o_ops, i_ops = checker.pattern_ops(outer), checker.pattern_ops(inner)
-        return bool(o_ops and i_ops and contains(o_ops, i_ops)) and _args_subsume(checker, outer, inner)
-    return False
-
-
-def _args_subsume(checker: _Checker, outer: A.OpPattern, inner: A.OpPattern) -> bool:
-    if outer.rest:
-        if len(inner.args) < len(outer.args):
-            return False
-    elif inner.rest or len(inner.args) != len(outer.args):
-        return False
-    if not all(subsumes(checker, o, i) for o, i in zip(outer.args, inner.args)):
-        return False
-    inner_kw = {k.key: k.pattern for k in inner.kwargs}
-    return all(subsumes(checker, k.pattern, inner_kw[k.key]) if k.key in inner_kw else _universal(k.pattern)
-               for k in outer.kwargs)

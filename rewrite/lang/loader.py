@@ -2,13 +2,22 @@
 
 ``load(paths)`` reads files and folders (a folder means its ``*.rules`` files, sorted), follows
 ``include``s relative to the including file, parses, checks everything together, and returns
-:class:`LoadedRules` with op names resolved to torch objects.  Any error raises
-:class:`RulesError` carrying every diagnostic; loading never executes anything from the files.
+:class:`LoadedRules` with op names resolved to torch objects.  Any problem with the files or paths
+raises :class:`RulesError` carrying every diagnostic, and nothing else is raised for them; loading
+never executes anything from the files.
+
+Rule files are untrusted input.  An include may only name a ``.rules`` file under the including
+file's folder or under a rule root (the folders of the files given to ``load``/``collect``,
+``roots=[...]`` and the shipped rules folder), after resolving symbolic links; files are read only
+if they are regular files within the size caps (:mod:`rewrite.lang.sources`), and a file refused
+before it was parsed is never quoted in a diagnostic.  The bounds are in :mod:`rewrite.lang.limits`.
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
@@ -16,8 +25,10 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, U
 from rewrite.lang import ast as A
 from rewrite.lang.checker import CheckResult, check
 from rewrite.lang.diagnostics import Diagnostic, RulesError, error, sort_diagnostics
+from rewrite.lang.limits import MAX_FILE_BYTES, MAX_FILES, MAX_INCLUDE_DEPTH, MAX_TOTAL_BYTES
 from rewrite.lang.ops import OPS, OpLookupError
-from rewrite.lang.parser import parse_with_diagnostics
+from rewrite.lang.parser import parse_with_diagnostics, quoted
+from rewrite.lang.sources import SourceError, read_rules_text
 from rewrite.vocab import Registry
 
 PathLike = Union[str, os.PathLike]
@@ -77,44 +88,79 @@ def expand(paths: Iterable[PathLike]) -> Tuple[List[str], List[Diagnostic]]:
     files: List[str] = []
     diags: List[Diagnostic] = []
     for p in paths:
-        p = os.fspath(p)
-        if os.path.isdir(p):
-            files.extend(os.path.join(p, name) for name in sorted(os.listdir(p)) if name.endswith(".rules"))
-        elif os.path.isfile(p):
+        try:
+            p = os.fspath(p)
+        except TypeError:
+            diags.append(error(f"not a path: {repr(p)[:60]}", None, path="<arguments>"))
+            continue
+        if isinstance(p, bytes):
+            p = os.fsdecode(p)
+        if "\0" in p:
+            diags.append(error("the path contains a NUL character", None, path=quoted(p)))
+        elif os.path.isdir(p):
+            try:
+                names = sorted(os.listdir(p))
+            except OSError as exc:
+                diags.append(error(f"cannot list folder: {exc.strerror or exc}", None, path=p))
+                continue
+            files.extend(os.path.join(p, name) for name in names if name.endswith(".rules"))
+        elif os.path.lexists(p):
             files.append(p)
         else:
             diags.append(error("no such file or folder", None, path=p))
     return files, diags
 
 
-class _Reader:
-    """Reads and parses files depth-first through includes, each file once."""
+def _under(real: str, folder: str) -> bool:
+    try:
+        return os.path.commonpath([real, folder]) == folder
+    except ValueError:
+        return False
 
-    def __init__(self):
+
+class _Reader:
+    """Reads and parses files depth-first through includes, each file once, within the limits."""
+
+    def __init__(self, roots: Sequence[str] = ()):
         self.modules: List[A.Module] = []
         self.sources: Dict[str, str] = {}
         self.diagnostics: List[Diagnostic] = []
+        self.roots = [os.path.realpath(r) for r in roots]
         self._done: Dict[str, str] = {}  # real path -> display path
         self._stack: List[str] = []
+        self._bytes = 0
+
+    def _problem(self, message: str, include: Optional[A.Include], path: str, hint: Optional[str] = None) -> None:
+        self.diagnostics.append(error(message, include.span if include else None, hint=hint, path=path))
 
     def read(self, path: str, include: Optional[A.Include] = None) -> None:
         real = os.path.realpath(path)
         if real in self._stack:
             cycle = [os.path.basename(p) for p in self._stack[self._stack.index(real):]] + [os.path.basename(real)]
-            self.diagnostics.append(error(f"include cycle: {' -> '.join(cycle)}", include.span if include else None,
-                                          path=path))
+            self._problem(f"include cycle: {' -> '.join(cycle)}", include, path)
             return
         if real in self._done:
             return
+        if len(self._done) >= MAX_FILES:
+            self._problem(f"too many rule files: more than {MAX_FILES}", include, path,
+                          hint=f"one load reads at most {MAX_FILES} files, includes included")
+            return
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = "not valid UTF-8" if isinstance(exc, UnicodeDecodeError) else (exc.strerror or str(exc))
+            text = read_rules_text(path, MAX_FILE_BYTES)
+        except SourceError as exc:
             if include is not None:
-                self.diagnostics.append(error(f"cannot read included file '{include.path}': {reason}",
-                                              include.span))
+                where = f" (line {exc.position[0]}, column {exc.position[1]})" if exc.position else ""
+                self._problem(f"cannot read included file {quoted(include.path, 200)}: {exc.reason}{where}",
+                              include, path, hint=_limit_hint(exc.reason))
             else:
-                self.diagnostics.append(error(f"cannot read file: {reason}", None, path=path))
+                span = A.Span(path, *exc.position) if exc.position else None
+                self.diagnostics.append(error(f"cannot read file: {exc.reason}", span, hint=_limit_hint(exc.reason),
+                                              path=path))
+            return
+        self._bytes += len(text)
+        if self._bytes > MAX_TOTAL_BYTES:
+            self._problem(f"rule files too large in total: more than {MAX_TOTAL_BYTES} bytes", include, path,
+                          hint=f"one load reads at most {MAX_TOTAL_BYTES} bytes of rule files, includes included")
             return
         self._done[real] = path
         self.sources[path] = text
@@ -123,10 +169,43 @@ class _Reader:
         self._stack.append(real)
         for item in module.items:
             if isinstance(item, A.Include):
-                target = os.path.normpath(os.path.join(os.path.dirname(path), item.path))
-                self.read(target, item)
+                target = self._include_target(path, real, item)
+                if target is not None:
+                    self.read(target, item)
         self._stack.pop()
         self.modules.append(module)
+
+    def _include_target(self, path: str, real: str, item: A.Include) -> Optional[str]:
+        """The path an include names, or None (reported) if it may not be read."""
+        name = item.path
+        shown = quoted(name, 200)
+        if "\0" in name:
+            self._problem(f"include path {shown} contains a NUL character", item, path)
+            return None
+        if not name.endswith(".rules"):
+            self._problem(f"include of {shown}: an included file must be a .rules file", item, path)
+            return None
+        if len(self._stack) >= MAX_INCLUDE_DEPTH:
+            self._problem(f"includes nested too deep: more than {MAX_INCLUDE_DEPTH} files", item, path,
+                          hint=f"an include chain may be at most {MAX_INCLUDE_DEPTH} files long")
+            return None
+        target = os.path.normpath(os.path.join(os.path.dirname(path), name))
+        target_real = os.path.realpath(target)
+        folder = os.path.dirname(real)
+        if not any(_under(target_real, allowed) for allowed in [folder] + self.roots):
+            self._problem(f"include of {shown} leaves the allowed folders", item, path,
+                          hint="an include names a file under the including file's folder or under a rule root "
+                               "(load(..., roots=[...]); rewrite check --root FOLDER)")
+            return None
+        return target
+
+
+def _limit_hint(reason: str) -> Optional[str]:
+    if reason.startswith("file too large"):
+        return f"a rule file may be at most {MAX_FILE_BYTES} bytes"
+    if reason.startswith("not a regular file"):
+        return "rule files must be regular files"
+    return None
 
 
 @dataclass
@@ -143,22 +222,56 @@ class Collected:
         return [d for d in self.diagnostics if d.is_error]
 
 
-def collect(paths: Union[PathLike, Sequence[PathLike]], registry: Optional[Registry] = None) -> Collected:
-    """Read, parse and check without raising."""
-    if isinstance(paths, (str, os.PathLike)):
+def read_files(paths: Union[PathLike, Sequence[PathLike]],
+         roots: Sequence[PathLike] = ()) -> Tuple[List[A.Module], Dict[str, str], List[Diagnostic]]:
+    """Read and parse (no checking) the files and what they include: ``(modules, sources,
+    diagnostics)``.  Includes may reach files under the including file's folder and the rule
+    roots: the folders of the files named (directly or through a folder) in ``paths``, ``roots``,
+    and the shipped rules folder."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
     files, diags = expand(paths)
-    reader = _Reader()
+    allowed = [shipped_rules_dir()] + sorted({os.path.dirname(os.path.abspath(f)) for f in files})
+    for p in list(roots):
+        try:
+            p = os.fsdecode(os.fspath(p))
+        except TypeError:
+            continue
+        if "\0" not in p and os.path.isdir(p):
+            allowed.append(p)
+    reader = _Reader(allowed)
     for f in files:
         reader.read(f)
-    result = check(reader.modules, registry)
-    diags = sort_diagnostics(diags + reader.diagnostics + result.diagnostics)
-    return Collected(reader.modules, reader.sources, diags, result)
+    return reader.modules, reader.sources, diags + reader.diagnostics
 
 
-def load(paths: Union[PathLike, Sequence[PathLike]], registry: Optional[Registry] = None) -> LoadedRules:
-    """Load, check and resolve rule files; raises :class:`RulesError` on any error."""
-    got = collect(paths, registry)
+def collect(paths: Union[PathLike, Sequence[PathLike]], registry: Optional[Registry] = None,
+            roots: Sequence[PathLike] = ()) -> Collected:
+    """Read, parse and check without raising (see :func:`read_files` for what includes may reach)."""
+    with _gc_paused():
+        modules, sources, diags = read_files(paths, roots)
+        result = check(modules, registry)
+    return Collected(modules, sources, sort_diagnostics(diags + result.diagnostics), result)
+
+
+@contextmanager
+def _gc_paused():
+    """Parsing allocates millions of objects and frees none of them in cycles; the cyclic
+    collector would walk every live one again and again (half the time of a large file)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def load(paths: Union[PathLike, Sequence[PathLike]], registry: Optional[Registry] = None,
+         roots: Sequence[PathLike] = ()) -> LoadedRules:
+    """Load, check and resolve rule files; raises :class:`RulesError` on any error in the files
+    or paths, and nothing else for them."""
+    got = collect(paths, registry, roots)
     if got.errors:
         raise RulesError(got.diagnostics, got.sources)
     items = [item for m in got.modules for item in m.items]

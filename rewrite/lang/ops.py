@@ -1,26 +1,41 @@
 """Resolving op names in rule files against ``torch.ops`` (by lookup, never by evaluation).
 
 ``aten.add`` is the OpOverloadPacket ``torch.ops.aten.add``, ``aten.add.Tensor`` the OpOverload,
-``higher_order.while_loop`` the HigherOrderOperator.  Names are checked against the dispatcher's
-op list (and the higher-order op registry) before any attribute of ``torch.ops`` is touched.
+``higher_order.while_loop`` the HigherOrderOperator.  Names are checked against a table of the
+dispatcher's ops (with their overloads and schemas' argument names) and the higher-order op
+registry before any attribute of ``torch.ops`` is touched.
+
+Checking needs only the table, not torch: in a process that has not imported torch, the table is
+read from a JSON file in the user's cache folder (:mod:`rewrite.lang.op_cache`), so ``rewrite
+check`` does not pay for importing torch.  Where torch is imported, the table is built from it
+(ops registered at run time included); an :class:`OpRef`'s ``target`` imports torch when asked.
 """
 from __future__ import annotations
 
-import difflib
+import sys
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Optional, Sequence, Set, Tuple
+from functools import cached_property
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+
+from rewrite.lang import op_cache
+from rewrite.lang.schema import Arg
+from rewrite.lang.suggest import Suggester
 
 HIGHER_ORDER = "higher_order"
+
+# namespace -> op name -> overload name ("default" for the unnamed one) -> its arguments
+Schemas = Dict[str, Tuple[Arg, ...]]
+Table = Dict[str, Dict[str, Schemas]]
 
 
 @dataclass(frozen=True)
 class OpRef:
-    """A resolved op: its key ``(namespace, name, overload or None)`` and the torch object."""
+    """A resolved op: its key ``(namespace, name, overload or None)``; ``target`` is the torch
+    object (resolved on first use)."""
 
     namespace: str
     name: str
     overload: Optional[str]
-    target: object
 
     @property
     def key(self) -> Tuple[str, str, Optional[str]]:
@@ -29,6 +44,15 @@ class OpRef:
     @property
     def dotted(self) -> str:
         return ".".join(p for p in self.key if p is not None)
+
+    @cached_property
+    def target(self) -> object:
+        import torch
+
+        if self.namespace == HIGHER_ORDER:
+            return getattr(torch.ops.higher_order, self.name)
+        packet = getattr(getattr(torch.ops, self.namespace), self.name)
+        return packet if self.overload is None else getattr(packet, self.overload)
 
     def covers(self, other: "OpRef") -> bool:
         """Every node this op matches, ``other`` matches too or vice versa: same op, and this is
@@ -44,79 +68,144 @@ class OpLookupError(LookupError):
         self.hint = hint
 
 
+def build_table() -> Table:
+    """The table from the running torch (imports it)."""
+    import torch
+    from torch import _ops as torch_ops
+
+    table: Table = {}
+    for qualified in torch._C._dispatch_get_all_op_names():
+        ns, _, rest = qualified.partition("::")
+        table.setdefault(ns, {}).setdefault(rest.split(".")[0], {})
+    for schema in torch._C._jit_get_all_schemas():
+        ns, _, name = schema.name.partition("::")
+        overloads = table.get(ns, {}).get(name)
+        if overloads is not None:
+            overloads[schema.overload_name or "default"] = tuple(
+                Arg(a.name, str(a.type), a.kwarg_only, a.has_default_value(),
+                    a.alias_info is not None and a.alias_info.is_write) for a in schema.arguments)
+    table[HIGHER_ORDER] = {name: {} for name in getattr(torch_ops, "_higher_order_ops", {})}
+    return table
+
+
 class OpTable:
-    """The op names torch knows, per namespace; refreshed once on a miss (ops may be registered
-    after the table was first built)."""
+    """The op names torch knows, per namespace.  A name that is not found makes the table be
+    rebuilt from torch once per check run (:meth:`begin`), and only where that can help: when
+    torch is imported (ops may have been registered since the table was built)."""
 
     def __init__(self):
-        self._ops: Optional[Dict[str, Set[str]]] = None
-        self._refreshed_for: Set[str] = set()
+        self._table: Optional[Table] = None
+        self._from_torch = False
+        self._may_refresh = True
+        self._resolved: Dict[Tuple[str, ...], object] = {}  # parts -> OpRef or OpLookupError
+        self._names: Dict[str, FrozenSet[str]] = {}
+        self._suggest = Suggester()
 
-    def _build(self) -> Dict[str, Set[str]]:
-        import torch
-        from torch import _ops as torch_ops
+    # ---------------------------------------------------------------- the table
+    def table(self) -> Table:
+        if self._table is None:
+            self._load()
+        return self._table
 
-        ops: Dict[str, Set[str]] = {}
-        for qualified in torch._C._dispatch_get_all_op_names():
-            ns, _, rest = qualified.partition("::")
-            ops.setdefault(ns, set()).add(rest.split(".")[0])
-        ops[HIGHER_ORDER] = set(getattr(torch_ops, "_higher_order_ops", {}))
-        return ops
+    def _load(self) -> None:
+        if "torch" in sys.modules:
+            self._set(build_table(), from_torch=True)
+            return
+        cached = op_cache.read()
+        if cached is not None:
+            self._set(cached, from_torch=False)
+            return
+        table = build_table()  # imports torch here, with nothing else registered: what the cache holds
+        op_cache.write(table)
+        self._set(table, from_torch=True)
 
-    def ops(self, refresh_for: Optional[str] = None) -> Dict[str, Set[str]]:
-        if self._ops is None or (refresh_for is not None and refresh_for not in self._refreshed_for):
-            if self._ops is not None:
-                self._refreshed_for.add(refresh_for)
-            self._ops = self._build()
-        return self._ops
+    def _set(self, table: Table, from_torch: bool) -> None:
+        self._table = table
+        self._from_torch = from_torch
+        self._resolved.clear()
+        self._names.clear()
 
+    def begin(self) -> None:
+        """A new check run: one refresh on a miss is allowed again, and a new budget of
+        "did you mean" suggestions."""
+        self._may_refresh = True
+        self._suggest = Suggester()
+
+    def _refresh(self) -> bool:
+        """Rebuild from torch after a miss, if that may find something new."""
+        if not self._may_refresh or not (self._from_torch or "torch" in sys.modules):
+            return False
+        self._may_refresh = False
+        self._set(build_table(), from_torch=True)
+        return True
+
+    def ops(self) -> Dict[str, Set[str]]:
+        """namespace -> op names."""
+        return {ns: set(names) for ns, names in self.table().items()}
+
+    def op_names(self, namespace: str) -> FrozenSet[str]:
+        if namespace not in self._names:
+            self._names[namespace] = frozenset(self.table().get(namespace, ()))
+        return self._names[namespace]
+
+    def schemas(self, op: OpRef) -> Optional[List[Tuple[str, Tuple[Arg, ...]]]]:
+        """``(overload name, arguments)`` of each schema ``op`` can have; None for ops without
+        schemas (higher-order ops)."""
+        if op.namespace == HIGHER_ORDER:
+            return None
+        overloads = self.table().get(op.namespace, {}).get(op.name, {})
+        if op.overload is not None:
+            overloads = {op.overload: overloads[op.overload]} if op.overload in overloads else {}
+        return list(overloads.items()) or None
+
+    # ---------------------------------------------------------------- resolving
     def resolve(self, parts: Sequence[str]) -> OpRef:
-        import torch
+        """The op ``parts`` names (``("aten", "add", "Tensor")``); :class:`OpLookupError` with a
+        message and hint if there is none.  Answers, misses included, are cached."""
+        parts = tuple(parts)
+        found = self._resolved.get(parts)
+        if found is None:
+            try:
+                found = self._resolve(parts)
+            except OpLookupError as exc:
+                if self._refresh():
+                    return self.resolve(parts)
+                found = exc
+            self._resolved[parts] = found
+        if isinstance(found, OpLookupError):
+            raise found
+        return found
 
+    def _resolve(self, parts: Tuple[str, ...]) -> OpRef:
         dotted = ".".join(parts)
         if any(p.startswith("__") for p in parts) or len(parts) < 2:
             raise OpLookupError(f"unknown op '{dotted}'")
         ns, name = parts[0], parts[1]
-        ops = self.ops()
-        if ns not in ops or name not in ops[ns]:
-            ops = self.ops(refresh_for=dotted)
-        if ns not in ops:
-            close = difflib.get_close_matches(ns, sorted(ops), n=1)
+        table = self.table()
+        if ns not in table:
+            close = self._suggest.close(ns, sorted(table))
             raise OpLookupError(f"unknown op namespace '{ns}' in '{dotted}'",
-                                f"did you mean '{close[0]}'?" if close else None)
-        if name not in ops[ns]:
-            close = difflib.get_close_matches(name, sorted(ops[ns]), n=1, cutoff=0.7)
+                                f"did you mean '{close}'?" if close else None)
+        if name not in table[ns]:
+            close = self._suggest.close(name, sorted(table[ns]), cutoff=0.7)
             raise OpLookupError(f"unknown op '{ns}.{name}'",
-                                f"did you mean '{ns}.{close[0]}'?" if close else None)
+                                f"did you mean '{ns}.{close}'?" if close else None)
         if ns == HIGHER_ORDER:
             if len(parts) > 2:
                 raise OpLookupError(f"higher-order op '{ns}.{name}' has no overloads; write '{ns}.{name}'")
-            return OpRef(ns, name, None, getattr(torch.ops.higher_order, name))
-        packet = getattr(getattr(torch.ops, ns), name)
+            return OpRef(ns, name, None)
         if len(parts) == 2:
-            return OpRef(ns, name, None, packet)
+            return OpRef(ns, name, None)
         overload = parts[2]
-        overloads = list(packet.overloads())
+        overloads = list(table[ns][name])
         if len(parts) > 3 or overload not in overloads:
-            close = difflib.get_close_matches(overload, overloads, n=1)
-            hint = f"did you mean '{ns}.{name}.{close[0]}'?" if close else f"overloads: {', '.join(overloads)}"
+            close = self._suggest.close(overload, overloads)
+            hint = f"did you mean '{ns}.{name}.{close}'?" if close else f"overloads: {', '.join(overloads)}"
             raise OpLookupError(f"unknown overload '{dotted}'", hint)
-        return OpRef(ns, name, overload, getattr(packet, overload))
-
-    def op_names(self, namespace: str) -> FrozenSet[str]:
-        return frozenset(self.ops().get(namespace, ()))
+        return OpRef(ns, name, overload)
 
 
-def _schemas(op: OpRef):
-    import torch
-
-    if op.namespace == HIGHER_ORDER:
-        return None
-    schemas = torch._C._jit_get_schemas_for_operator(f"{op.namespace}::{op.name}")
-    if op.overload is not None:
-        wanted = "" if op.overload == "default" else op.overload
-        schemas = [s for s in schemas if s.overload_name == wanted]
-    return schemas or None
+OPS = OpTable()
 
 
 def max_positional(ops: Sequence[OpRef]) -> Optional[int]:
@@ -124,62 +213,46 @@ def max_positional(ops: Sequence[OpRef]) -> Optional[int]:
     schema (higher-order ops), so nothing can be concluded."""
     best = 0
     for op in ops:
-        schemas = _schemas(op)
+        schemas = OPS.schemas(op)
         if schemas is None:
             return None
-        best = max([best] + [sum(1 for a in s.arguments if not a.kwarg_only) for s in schemas])
+        best = max([best] + [sum(1 for a in args if not a.kwarg_only) for _, args in schemas])
     return best
 
 
 def argument_names(ops: Sequence[OpRef]) -> Optional[FrozenSet[str]]:
     names: Set[str] = set()
     for op in ops:
-        schemas = _schemas(op)
+        schemas = OPS.schemas(op)
         if schemas is None:
             return None
-        names.update(a.name for s in schemas for a in s.arguments)
+        names.update(a.name for _, args in schemas for a in args)
     return frozenset(names)
 
 
-def argument_types(ops: Sequence[OpRef], position: Optional[int] = None, name: Optional[str] = None) -> Optional[FrozenSet[str]]:
-    """The schema types (``Tensor``, ``Tensor?[]``, ``int``...) the argument at ``position`` (or
-    called ``name``) has across every schema of ``ops``; None when some op has no schema."""
+def argument_types(ops: Sequence[OpRef], position: Optional[int] = None,
+                   name: Optional[str] = None) -> Optional[FrozenSet[str]]:
+    """The schema types (``Tensor``, ``List[Optional[Tensor]]``, ``int``...) the argument at
+    positional ``position`` (or called ``name``) has across every schema of ``ops``; None when
+    some op has no schema."""
     types: Set[str] = set()
     for op in ops:
-        schemas = _schemas(op)
+        schemas = OPS.schemas(op)
         if schemas is None:
             return None
-        for s in schemas:
-            args = [a for a in s.arguments if position is None or not a.kwarg_only]
+        for _, args in schemas:
             if name is not None:
-                args = [a for a in s.arguments if a.name == name]
-            elif position is not None:
-                args = args[position:position + 1]
-            types.update(str(a.type) for a in args)
+                chosen = [a for a in args if a.name == name]
+            else:
+                chosen = [a for a in args if not a.kwarg_only][position:position + 1]
+            types.update(a.type for a in chosen)
     return frozenset(types)
 
 
-@dataclass(frozen=True)
-class Arg:
-    name: str
-    type: str
-    kwarg_only: bool
-    has_default: bool
-    writes: bool
-
-
-def overload_schemas(op: OpRef) -> Optional[list]:
-    """For a resolved op (a packet or an overload): ``[(overload name, [Arg...])]``; None for
+def overload_schemas(op: OpRef) -> Optional[List[Tuple[str, Tuple[Arg, ...]]]]:
+    """For a resolved op (a packet or an overload): ``[(overload name, arguments)]``; None for
     higher-order ops."""
-    schemas = _schemas(op)
-    if schemas is None:
-        return None
-    out = []
-    for s in schemas:
-        args = [Arg(a.name, str(a.type), a.kwarg_only, a.has_default_value(),
-                    a.alias_info is not None and a.alias_info.is_write) for a in s.arguments]
-        out.append((s.overload_name or "default", args))
-    return out
+    return OPS.schemas(op)
 
 
 def intersects(a: Sequence[OpRef], b: Sequence[OpRef]) -> bool:
@@ -188,6 +261,3 @@ def intersects(a: Sequence[OpRef], b: Sequence[OpRef]) -> bool:
 
 def contains(outer: Sequence[OpRef], inner: Sequence[OpRef]) -> bool:
     return all(any(o.covers(i) for o in outer) for i in inner)
-
-
-OPS = OpTable()

@@ -3,7 +3,15 @@
 The file is first cut into top-level items at their keywords (a cheap scan that skips comments
 and strings), and each item is parsed on its own with the LALR grammar in ``grammar/rules.lark``.
 A syntax error therefore costs only the item it is in: the other items still parse and are
-checked, so one run reports every broken item.
+checked, so one run reports every broken item.  Items are parsed as slices of the file and their
+positions shifted by the item's start (one line table per file), so parsing is linear in the file.
+
+Each item first goes to :mod:`rewrite.lang.fastparse`, a hand-written parser several times faster
+than lark that accepts exactly what the grammar does (or gives up); the LALR parser parses what it
+gives up on and words every syntax error.  The LALR parser is iterative; its tree is measured
+(iteratively) before the recursive tree-to-AST step, so nesting deeper than
+:data:`~rewrite.lang.limits.MAX_NESTING` is a located error rather than a ``RecursionError``
+anywhere downstream.
 """
 from __future__ import annotations
 
@@ -18,7 +26,10 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from rewrite.lang import ast as A
+from rewrite.lang import fastparse
 from rewrite.lang.diagnostics import Diagnostic, RulesError, error
+from rewrite.lang.limits import INT_MAX, INT_MIN, MAX_NESTING
+from rewrite.lang.lines import line_table
 
 TOP_KEYWORDS = ("include", "opset", "facts", "rule", "dependency")
 RULE_SECTIONS = ("stage", "match", "path", "where", "profitable", "safe", "rewrite", "priority")
@@ -47,8 +58,14 @@ def grammar_text() -> str:
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
+    """The parser; its LALR tables are kept in the user's cache folder when that is private (lark
+    validates the file against a hash of the grammar and options, and rebuilds on a mismatch)."""
+    from rewrite.lang.user_cache import private_cache_dir
+
+    folder = private_cache_dir()
+    cache = str(folder / "rules-grammar.lark-cache") if folder is not None else False
     return Lark(grammar_text(), start=["module", "item"], parser="lalr", lexer="contextual",
-                propagate_positions=True, maybe_placeholders=True)
+                propagate_positions=True, maybe_placeholders=True, cache=cache)
 
 
 # --------------------------------------------------------------------------- scanning
@@ -107,8 +124,17 @@ def scan(text: str) -> Scan:
 
 
 def _position(text: str, offset: int) -> Tuple[int, int]:
+    """(line, col) of an offset in a short text (an item); whole files use :func:`line_table`."""
     line = text.count("\n", 0, offset) + 1
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+BOM = "\ufeff"
+
+
+def strip_bom(text: str) -> str:
+    """A UTF-8 byte order mark at the start of a file is not part of its text."""
+    return text[1:] if text.startswith(BOM) else text
 
 
 # --------------------------------------------------------------------------- entry points
@@ -122,32 +148,92 @@ def parse(text: str, path: str = "<string>") -> A.Module:
     return module
 
 
-def parse_with_diagnostics(text: str, path: str = "<string>") -> Tuple[A.Module, List[Diagnostic]]:
-    """Parse what can be parsed; items with syntax errors are left out and reported."""
+def parse_with_diagnostics(text: str, path: str = "<string>", fast: bool = True) -> Tuple[A.Module, List[Diagnostic]]:
+    """Parse what can be parsed; items with syntax errors are left out and reported.  A byte
+    order mark at the start is skipped (positions then count from the character after it).
+    Each item goes through :mod:`rewrite.lang.fastparse` first and, where that gives up, through
+    the LALR parser (``fast=False``: the LALR parser only)."""
+    text = strip_bom(text)
+    lines = line_table(text)
     diags: List[Diagnostic] = []
     starts = scan(text).item_starts
     head_end = starts[0] if starts else len(text)
     stray = _first_code(text, 0, head_end)
     if stray is not None:
-        line, col = _position(text, stray)
+        line, col = lines.position(stray)
         diags.append(error(f"unexpected {_describe_text(text, stray)}; expected a top-level item "
                            f"({', '.join(TOP_KEYWORDS)})", A.Span(path, line, col)))
     items: List[A.Item] = []
     bounds = list(starts) + [len(text)]
     for begin, end in zip(bounds, bounds[1:]):
-        line, col = _position(text, begin)
-        padded = "\n" * (line - 1) + " " * (col - 1) + text[begin:end]
+        line, col = lines.position(begin)
+        if fast:
+            item = fastparse.parse_item(text, begin, end, line, col, path, RESERVED, parse_number, parse_string)
+            if item is not None:
+                items.append(item)
+                continue
+        shift = _Shift(path, line - 1, col - 1)
+        chunk = text[begin:end]
         try:
-            tree = _lark().parse(padded, start="item")
+            tree = _lark().parse(chunk, start="item")
         except UnexpectedInput as exc:
-            diags.append(_syntax_error(exc, padded, path))
+            diags.append(_syntax_error(exc, chunk, shift))
             continue
-        builder = _Builder(path)
+        too_deep = _too_deep(tree)
+        if too_deep is not None:
+            diags.append(error(f"nesting too deep: more than {MAX_NESTING} levels", shift.span(too_deep),
+                               hint=f"calls, lists, patterns, attributes, indexing and not/and/or may nest at "
+                                    f"most {MAX_NESTING} deep; split the rule"))
+            continue
+        builder = _Builder(shift)
         item = builder.item(tree)
         diags.extend(builder.diagnostics)
         if item is not None:
             items.append(item)
     return A.Module(path, tuple(items), A.Span(path, 1, 1)), diags
+
+
+class _Shift:
+    """Moves positions inside an item's text to positions in its file: lines by the item's first
+    line, columns on the item's first line by its first column."""
+
+    def __init__(self, path: str, lines: int, cols: int):
+        self.path = path
+        self.lines = lines
+        self.cols = cols
+
+    def at(self, line: int, col: int) -> Tuple[int, int]:
+        return line + self.lines, col + (self.cols if line == 1 else 0)
+
+    def span(self, node) -> A.Span:
+        if isinstance(node, Token):
+            line, col, end_line, end_col = node.line, node.column, node.end_line or node.line, \
+                node.end_column or node.column
+        else:
+            meta = node.meta
+            if getattr(meta, "empty", True):
+                return A.NO_SPAN
+            line, col, end_line, end_col = meta.line, meta.column, meta.end_line, meta.end_column
+        return A.Span(self.path, *self.at(line, col), *self.at(end_line, end_col))
+
+
+# Tree nodes that nest: what MAX_NESTING counts.
+_NESTING = frozenset({"op_pattern", "list_pattern", "bind", "kw_pattern", "call", "list_expr", "attr", "index",
+                      "not_expr", "and_expr", "or_expr", "comparison"})
+
+
+def _too_deep(tree: Tree) -> Optional[Tree]:
+    """The first node nested more than MAX_NESTING deep (iteratively: the tree may be deeper
+    than Python's recursion limit), or None."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.data in _NESTING:
+            depth += 1
+            if depth > MAX_NESTING:
+                return node
+        stack.extend((c, depth) for c in node.children if isinstance(c, Tree))
+    return None
 
 
 def _first_code(text: str, begin: int, end: int) -> Optional[int]:
@@ -159,7 +245,7 @@ def _first_code(text: str, begin: int, end: int) -> Optional[int]:
 
 def _describe_text(text: str, offset: int) -> str:
     m = _SCAN.match(text, offset)
-    return repr(m.group()) if m else "end of input"
+    return quoted(m.group()) if m else "end of input"
 
 
 # --------------------------------------------------------------------------- syntax errors
@@ -188,11 +274,13 @@ def _terminal_words(names) -> List[str]:
     return sorted(out)
 
 
-def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
+def _syntax_error(exc: UnexpectedInput, text: str, shift: _Shift) -> Diagnostic:
+    """The diagnostic for a syntax error in one item's ``text``, located in the file."""
+    path = shift.path
     if isinstance(exc, UnexpectedToken) and exc.token.type == "$END" or isinstance(exc, UnexpectedEOF):
         expected = exc.expected if isinstance(exc, UnexpectedEOF) else exc.accepts or exc.expected
         stripped = _last_code_end(text)
-        line, col = _position(text, stripped)
+        line, col = shift.at(*_position(text, stripped))
         words = _terminal_words(expected)
         return error(f"unexpected end of item; expected {_join(words)}", A.Span(path, line, col),
                      hint=_missing_section_hint(words))
@@ -200,8 +288,10 @@ def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
         tok = exc.token
         expected = exc.accepts or exc.expected
         words = _terminal_words(expected)
-        span = A.Span(path, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
-        return error(f"unexpected {tok.value!r}; expected {_join(words)}", span, hint=_hint(tok, words, exc))
+        span = A.Span(path, *shift.at(tok.line, tok.column),
+                      *shift.at(tok.end_line or tok.line, tok.end_column or tok.column + 1))
+        return error(f"unexpected {quoted(str(tok.value))}; expected {_join(words)}", span,
+                     hint=_hint(tok, words, exc))
     assert isinstance(exc, UnexpectedCharacters)
     ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
     hint = None
@@ -209,7 +299,14 @@ def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
         hint = "strings end on the line they start"
     elif text.startswith("->", exc.pos_in_stream):
         hint = "a path arrow is '->+' (one or more steps) or '->*' (zero or more)"
-    return error(f"unexpected character {ch!r}", A.Span(path, exc.line, exc.column), hint=hint)
+    elif ch == BOM:
+        hint = "a byte order mark is allowed only at the very start of a file"
+    return error(f"unexpected character {ch!r}", A.Span(path, *shift.at(exc.line, exc.column)), hint=hint)
+
+
+def quoted(value: str, limit: int = 40) -> str:
+    """``repr`` of source text for a message, cut to ``limit`` characters."""
+    return repr(value) if len(value) <= limit else repr(value[:limit]) + "..."
 
 
 def _last_code_end(text: str) -> int:
@@ -256,17 +353,37 @@ def _missing_section_hint(words: List[str]) -> Optional[str]:
 # --------------------------------------------------------------------------- tree -> AST
 
 
-def _span(path: str, node) -> A.Span:
-    if isinstance(node, Token):
-        return A.Span(path, node.line, node.column, node.end_line or node.line, node.end_column or node.column)
-    meta = node.meta
-    if getattr(meta, "empty", True):
-        return A.NO_SPAN
-    return A.Span(path, meta.line, meta.column, meta.end_line, meta.end_column)
+_INT = re.compile(r"-?\d+")
+_INT_DIGITS = len(str(INT_MAX))
+
+
+class NumberError(ValueError):
+    def __init__(self, message: str, hint: str):
+        super().__init__(message)
+        self.hint = hint
+
+
+def _shown_number(text: str) -> str:
+    return text if len(text) <= 24 else f"{text[:20]}... ({len(text)} characters)"
 
 
 def parse_number(text: str):
-    return int(text) if re.fullmatch(r"-?\d+", text) else float(text)
+    """The value of a NUMBER token; :class:`NumberError` for an integer outside the 64-bit range
+    or a float that overflows.  Never converts an over-long digit string to an int."""
+    if _INT.fullmatch(text):
+        digits = text.lstrip("-").lstrip("0") or "0"
+        value = None
+        if len(digits) <= _INT_DIGITS:
+            value = -int(digits) if text.startswith("-") else int(digits)
+        if value is None or not INT_MIN <= value <= INT_MAX:
+            raise NumberError(f"integer literal out of range: {_shown_number(text)}",
+                              f"integers are 64-bit: {INT_MIN} to {INT_MAX}")
+        return value
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise NumberError(f"float literal out of range: {_shown_number(text)}",
+                          "a float literal must be finite (at most about 1.8e308 in magnitude)")
+    return value
 
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0"}
@@ -289,12 +406,20 @@ class _Builder:
     """Builds AST nodes from a lark tree of one item, collecting (not raising) the errors the
     grammar cannot express: reserved names, misplaced ``...``, non-integer priorities."""
 
-    def __init__(self, path: str):
-        self.path = path
+    def __init__(self, shift: _Shift):
+        self.path = shift.path
+        self.shift = shift
         self.diagnostics: List[Diagnostic] = []
 
     def span(self, node) -> A.Span:
-        return _span(self.path, node)
+        return self.shift.span(node)
+
+    def number(self, tok: Token):
+        try:
+            return parse_number(str(tok))
+        except NumberError as exc:
+            self.diagnostics.append(error(str(exc), self.span(tok), hint=exc.hint))
+            return 0
 
     def name(self, tok: Token, allow_kind: bool = False) -> str:
         value = str(tok)
@@ -344,8 +469,9 @@ class _Builder:
         stage = self.stage(sections.pop(0)) if sections[0].data == "stage_sec" else None
         on, mutates, order, via = sections
         base, index, cond = mutates.children
-        target = A.Index(A.Var(self.name(base), self.span(base)), A.Var(self.name(index), self.span(index)),
-                         A.Span(self.path, base.line, base.column, index.end_line, index.end_column + 1))
+        start, end = self.span(base), self.span(index)
+        target = A.Index(A.Var(self.name(base), start), A.Var(self.name(index), end),
+                         A.Span(self.path, start.line, start.col, end.end_line, end.end_col + 1))
         first, rel, second = order.children
         return A.Dependency(
             self.name(name), self.match(on),
@@ -376,7 +502,7 @@ class _Builder:
                        tuple(positional), tuple(kwargs), self.span(t))
 
     def priority(self, tok: Token) -> Optional[int]:
-        value = parse_number(str(tok))
+        value = self.number(tok)
         if not isinstance(value, int):
             self.diagnostics.append(error(f"priority must be an integer, not {tok}", self.span(tok)))
             return None
@@ -441,7 +567,7 @@ class _Builder:
     def literal(self, t: Tree):
         tok = t.children[0]
         if tok.type == "NUMBER":
-            return parse_number(str(tok))
+            return self.number(tok)
         if tok.type == "STRING":
             return parse_string(str(tok))
         return {"True": True, "False": False, "None": None}[str(tok)]

@@ -14,13 +14,15 @@ an end-of-line comment stays at the end of the first line of its section.
 """
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from typing import Dict, List, Sequence
 
 from rewrite.lang import ast as A
-from rewrite.lang.parser import Comment, parse_with_diagnostics, scan
 from rewrite.lang.diagnostics import RulesError
+from rewrite.lang.lines import line_table
+from rewrite.lang.parser import Comment, parse_with_diagnostics, scan, strip_bom
 
 WIDTH = 80
 RULE_KW = 10
@@ -275,16 +277,21 @@ def pretty(module: A.Module) -> str:
 
 def format_source(text: str, path: str = "<string>") -> str:
     """``rewrite fmt``: the canonical layout of ``text`` with its comments kept.
-    Raises :class:`RulesError` if the text does not parse."""
+    Raises :class:`RulesError` if the text does not parse.  Formatting the result again changes
+    nothing: comment lines that cannot stay inside an item (inside a one-line item, or after
+    the start of an item's last section) are put between items, where a second pass finds them."""
+    text = strip_bom(text)
     module, diags = parse_with_diagnostics(text, path)
     if any(d.is_error for d in diags):
         raise RulesError(diags, {path: text})
     info = scan(text)
     items = module.items
-    n_lines = len(text.splitlines())
+    n_lines = len(line_table(text))
     starts = [it.span.line for it in items]
     ends = [it.span.end_line or it.span.line for it in items]
     comments_by_line: Dict[int, Comment] = {c.line: c for c in info.comments}
+    comment_lines = [c.line for c in info.comments]
+    keyword_lines = [line for line, _ in info.keyword_lines]
 
     def trivia(first: int, last: int) -> List[str]:
         """Comment and blank lines first..last (1-based, inclusive), blank runs collapsed."""
@@ -296,7 +303,15 @@ def format_source(text: str, path: str = "<string>") -> str:
                 out.append(line)
         return out
 
+    def inside(lines: List[int], values: Sequence, k: int) -> Sequence:
+        return values[bisect.bisect_left(lines, starts[k]):bisect.bisect_right(lines, ends[k])]
+
     gaps = [trivia(ends[k - 1] + 1 if k else 1, starts[k] - 1) for k in range(len(items))]
+    placed = [_place_comments(item, inside(comment_lines, info.comments, k),
+                              inside(keyword_lines, info.keyword_lines, k), starts[k])
+              for k, item in enumerate(items)]
+    # What separates item k-1 from item k: comments moved out of either, and the gap between them.
+    gaps = [(placed[k - 1].after if k else []) + gaps[k] + placed[k].lead for k in range(len(items))]
     adjacent = [k > 0 and not gaps[k] for k in range(len(items))]
     widths = _opset_widths(items, adjacent)
     out: List[str] = []
@@ -306,8 +321,8 @@ def format_source(text: str, path: str = "<string>") -> str:
             while gap and gap[0] == "":
                 gap = gap[1:]
         out.extend(gap)
-        out.extend(_item_with_comments(item, widths[k], info, starts[k], ends[k]))
-    tail = trivia(ends[-1] + 1, n_lines) if items else trivia(1, n_lines)
+        out.extend(placed[k].lines(item_blocks(item, widths[k])))
+    tail = (placed[-1].after if items else []) + (trivia(ends[-1] + 1, n_lines) if items else trivia(1, n_lines))
     while tail and tail[-1] == "":
         tail.pop()
     if not items:
@@ -317,38 +332,56 @@ def format_source(text: str, path: str = "<string>") -> str:
     return "\n".join(out) + "\n" if out else ""
 
 
-def _item_with_comments(item: A.Item, width: int, info, start: int, end: int) -> List[str]:
-    blocks = item_blocks(item, width)
-    _locate(blocks, item, info, start, end)
-    inner = [c for c in info.comments if start <= c.line <= end]
-    before: Dict[int, List[str]] = {}
-    trailing: Dict[int, List[str]] = {}
-    for c in inner:
+@dataclass
+class _Placed:
+    """Where the comments inside one item go: lines before it (``lead``), before a block or at
+    the end of a block's first line, and lines after it (``after``), both at column 1."""
+
+    indent: str
+    before: Dict[int, List[str]]
+    trailing: Dict[int, List[str]]
+    lead: List[str]
+    after: List[str]
+
+    def lines(self, blocks: List[Block]) -> List[str]:
+        out: List[str] = []
+        for i, block in enumerate(blocks):
+            lines = list(block.lines)
+            if i in self.trailing:
+                lines[0] += "  " + " ".join(self.trailing[i])
+            out.extend((self.indent if i else "") + c for c in self.before.get(i, []))
+            out.extend(lines)
+        return out
+
+
+def _place_comments(item: A.Item, comments: Sequence[Comment], keywords, start: int) -> _Placed:
+    blocks = item_blocks(item)
+    _locate(blocks, item, keywords, start)
+    one_line = isinstance(item, _ONE_LINE)
+    placed = _Placed("" if one_line else "  ", {}, {}, [], [])
+    for c in comments:
+        text = c.text.rstrip()
         if c.own_line:
             k = next((i for i, b in enumerate(blocks) if b.source_line > c.line), len(blocks))
-            before.setdefault(k, []).append(c.text.rstrip())
+            if one_line:
+                placed.lead.append(text)
+            elif k == len(blocks):
+                placed.after.append(text)
+            else:
+                placed.before.setdefault(k, []).append(text)
         else:
             k = max((i for i, b in enumerate(blocks) if b.source_line <= c.line), default=0)
-            trailing.setdefault(k, []).append(c.text.rstrip())
-    indent = "" if isinstance(item, _ONE_LINE) else "  "
-    out: List[str] = []
-    for i, block in enumerate(blocks):
-        lines = list(block.lines)
-        if i in trailing:
-            lines[0] += "  " + " ".join(trailing[i])
-        out.extend((indent if i else "") + c for c in before.get(i, []))
-        out.extend(lines)
-    out.extend(indent + c for c in before.get(len(blocks), []))
-    return out
+            placed.trailing.setdefault(k, []).append(text)
+    return placed
 
 
-def _locate(blocks: List[Block], item: A.Item, info, start: int, end: int) -> None:
-    """Set each block's source line: from the section keyword's line, or the fact group's span."""
+def _locate(blocks: List[Block], item: A.Item, keywords, start: int) -> None:
+    """Set each block's source line: from the section keyword's line (``keywords``: the item's
+    (line, word) pairs), or the fact group's span."""
     if isinstance(item, A.Facts):
         blocks[0].source_line = start
         for block, group in zip(blocks[1:], item.groups):
             block.source_line = group.span.line
         return
-    keywords = [(line, word) for line, word in info.keyword_lines if start <= line <= end]
     for block in blocks:
         block.source_line = next((line for line, word in keywords if word == block.keyword), start)

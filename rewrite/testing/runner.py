@@ -15,6 +15,7 @@ from rewrite.engine.report import Candidate, Report
 from rewrite.testing.case import Case, CaseFormatError, parse_case
 from rewrite.testing.checks import check_reports, describe_got
 from rewrite.testing.execute import fresh_inputs, raised, run_calls
+from rewrite.testing.names import name_problems
 from rewrite.testing.state import compare
 
 BASES = ("eager", "inductor")
@@ -107,6 +108,12 @@ def run_case(target: Union[str, Path, Case], base: str = "eager", rules=None) ->
                           status="error", failures=[str(exc)], seconds=time.perf_counter() - start)
     result = CaseResult(case_id=case.case_id, path=str(case.path), base=base, rules=case.rules,
                         expected=case.describe_expected(), declared_slow=case.slow)
+    problems = name_problems(case.expectations, rules)
+    if problems:  # nothing to run: the EXPECT block cannot hold or fail meaningfully
+        result.status = "error"
+        result.failures = problems
+        result.seconds = time.perf_counter() - start
+        return result
     try:
         with torch.device(test_device()):
             _run(case, base, rules, result)

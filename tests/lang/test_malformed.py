@@ -1,4 +1,9 @@
-"""Every file in malformed/ must fail `rewrite check` with the error its header announces."""
+"""Every file in malformed/ must fail `rewrite check` with the error its header announces.
+
+Header lines: ``# expect: LINE:COL: MESSAGE`` (required), ``# hint: TEXT``, ``# file: PATH`` (the
+error is in that file, relative to the case), ``# source: none`` (the file's content must not be
+shown: it was refused before it was parsed).  Lines are counted by ``\n`` alone, as the lexer
+does; a byte order mark before the header is allowed."""
 import os
 import re
 import subprocess
@@ -7,40 +12,50 @@ from pathlib import Path
 
 import pytest
 
+from rewrite.lang.diagnostics import shown_line
+
 REPO = Path(__file__).resolve().parents[2]
 MALFORMED = Path(__file__).parent / "malformed"
 CASES = sorted(MALFORMED.glob("*.rules"))
 
 
+def file_lines(path) -> list:
+    return Path(path).read_bytes().decode("utf-8", errors="replace").lstrip("\ufeff").split("\n")
+
+
 def expectation(path: Path):
     head = {}
-    for line in path.read_text().splitlines():
-        m = re.match(r"# (expect|hint|file): (.*)", line)
+    for line in file_lines(path):
+        m = re.match(r"# (expect|hint|file|source): (.*)", line)
         if not m:
             break
-        head[m.group(1)] = m.group(2)
+        head[m.group(1)] = m.group(2).rstrip("\r")
     line, col, message = re.match(r"(\d+):(\d+): (.*)", head["expect"]).groups()
     target = os.path.normpath(path.parent / head["file"]) if "file" in head else str(path)
-    return target, int(line), int(col), message, head.get("hint")
+    return target, int(line), int(col), message, head.get("hint"), head.get("source") != "none"
 
 
 def assert_reported(output: str, path: Path):
-    target, line, col, message, hint = expectation(path)
+    target, line, col, message, hint, shows_source = expectation(path)
     prefix = f"{target}:{line}:{col}: error: "
     assert "Traceback" not in output
-    lines = output.splitlines()
+    lines = output.split("\n")
     at = [i for i, text in enumerate(lines) if text.startswith(prefix) and message in text]
     assert at, f"no '{prefix}...{message}' in:\n{output}"
     i = at[0]
-    source_line = Path(target).read_text().splitlines()[line - 1]
-    assert lines[i + 1] == source_line
-    assert lines[i + 2].rstrip("~") == " " * (col - 1) + "^"
+    if not shows_source:
+        assert lines[i + 1].startswith(("  hint: ", "checked ")) or re.match(r"\S+:\d+", lines[i + 1]), output
+        return
+    source_line = file_lines(target)[line - 1].rstrip("\r")
+    shown, caret_col = shown_line(source_line, col)
+    assert lines[i + 1] == shown
+    assert lines[i + 2].rstrip("~") == " " * (caret_col - 1) + "^"
     if hint is not None:
         assert lines[i + 3].startswith("  hint: ") and hint in lines[i + 3], output
 
 
 def test_corpus_is_large_enough():
-    assert len(CASES) >= 45
+    assert len(CASES) >= 70
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])

@@ -78,3 +78,49 @@ def test_fmt_command_rewrites_and_checks(write, cli):
     broken = write("broken.rules", "rule\n")
     code, out = cli("fmt", broken)
     assert code == 2 and f"{broken}:1:5: error:" in out
+
+
+def _rule_files():
+    root = Path(__file__).resolve().parents[2]
+    files = sorted((root / "rules").glob("*.rules")) + sorted((root / "tests" / "corpus").rglob("*.rules"))
+    files += sorted((root / "tests" / "lang" / "malformed").rglob("*.rules"))
+    return [f for f in files if f.is_file() and not f.is_symlink()]
+
+
+def test_fmt_is_idempotent_on_every_rule_file_that_parses():
+    formatted = 0
+    for path in _rule_files():
+        text = path.read_bytes().decode("utf-8", errors="replace")
+        try:
+            once = format_source(text, str(path))
+        except RulesError:
+            continue
+        assert format_source(once, str(path)) == once, path
+        assert parse(once) == parse(text), path
+        formatted += 1
+    assert formatted >= 10
+
+
+COMMENTED = '''opset a = aten.add
+  # inside a one-line item
+  | aten.sub
+opset b = aten.mul
+facts t
+  output: aten.exp  # end of line
+  # inside the last group
+        | aten.tanh
+rule r
+  match y = aten.add(x, ...)
+  where is_input(x)
+    # inside the last section
+    and is_input(y)
+'''
+
+
+def test_comments_inside_items_settle_in_one_pass():
+    once = format_source(COMMENTED)
+    assert format_source(once) == once
+    assert once == ('# inside a one-line item\nopset a = aten.add | aten.sub\nopset b = aten.mul\nfacts t\n'
+                    '  output: aten.exp | aten.tanh  # end of line\n# inside the last group\nrule r\n'
+                    '  match      y = aten.add(x, ...)\n  where      is_input(x) and is_input(y)\n'
+                    '# inside the last section\n')
