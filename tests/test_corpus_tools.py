@@ -35,7 +35,7 @@ import torch
 EXPECT = """
 fires: reinplace_scatter_into_input
 rejects: reinplace_indexed_update_into_input at safe because overlaps
-not fires: reinplace_dead_intermediate in forward
+not fires: privatize_for_inductor in forward
 absent: aten.slice_scatter
 present: aten.index_put count>=2 in backward
 matches_eager exact atol=0.5
@@ -79,7 +79,7 @@ def test_parse_good_case(tmp_path):
     m = case.expectations[5]
     assert m.exact and m.atol == 0.5
     assert case.rules == ["reinplace_scatter_into_input", "reinplace_indexed_update_into_input",
-                          "reinplace_dead_intermediate"]
+                          "privatize_for_inductor"]
 
 
 BAD = [

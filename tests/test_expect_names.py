@@ -17,7 +17,7 @@ def problems(lines, rules=None):
 
 
 def test_known_names_pass():
-    assert problems(["fires: reinplace_scatter_into_input", "not fires: reinplace_dead_intermediate",
+    assert problems(["fires: reinplace_scatter_into_input", "not fires: privatize_for_inductor",
                      "rejects: while_loop_captured_mutations at match", "absent: aten.slice_scatter",
                      "present: aten.copy_ count=1", "absent: higher_order.while_loop", "matches_eager"]) == []
 

@@ -3,7 +3,6 @@ import torch
 
 EXPECT = """
 not fires: reinplace_scatter_into_input
-not fires: reinplace_dead_intermediate
 present: aten.copy_ count=2
 matches_eager exact
 """
