@@ -98,6 +98,8 @@ BAD = [
     (GOOD.replace("def inputs():", "def make_inputs():"), 1, "no top-level function `inputs`"),
     (GOOD.replace('EXPECT = """', 'EXPECTED = """'), 4, "unknown setting EXPECTED (did you mean EXPECT?)"),
     (GOOD.replace("def fn(x):", "def fn(x)"), 18, "not valid Python"),
+    (GOOD.replace("inductor\n", "compile_raises: DependencyError\n"), 4, "exclude each other"),
+    (GOOD.replace("inductor\n", "compile_raises DependencyError\n"), 11, "needs a colon"),
 ]
 
 
@@ -128,7 +130,7 @@ def test_every_corpus_case_parses_and_is_checked_against_eager():
     assert len(files) >= 62
     for path in files:
         case = parse_case(path)
-        assert case.has("matches_eager") or case.has("eager_raises"), path
+        assert case.has("matches_eager") or case.has("eager_raises") or case.has("compile_raises"), path
     stems = {p.parent.name for p in files}
     # One directory per rule file that declares rules (fact-only files such as includes have none).
     declaring = {Path(r.location.rsplit(":", 1)[0]).stem for r in cov.rule_catalog(shipped_rule_files())}
@@ -428,3 +430,31 @@ def test_pytest_collects_eager_and_inductor_items():
     assert ids == ["tests/corpus/reinplace/slice_add_into_input.py::eager",
                    "tests/corpus/reinplace/slice_add_into_input.py::inductor",
                    "tests/corpus/reinplace/select_row_update.py::eager"]
+
+
+def test_compile_raises_expectation(tmp_path):
+    """`compile_raises` holds only when eager runs the program and the compiled one raises the
+    named error with the text."""
+    source = '''\
+"""doc"""
+import torch
+
+EXPECT = """
+compile_raises: ZeroDivisionError because division by zero
+"""
+
+
+def fn(x):
+    return x + 1
+
+
+def inputs():
+    return (torch.ones(2),)
+'''
+    path = write(tmp_path, source, "refuse.py")
+    case = parse_case(path)
+    (e,) = case.of_kind("compile_raises")
+    assert (e.subject, e.because) == ("ZeroDivisionError", "division by zero")
+    result = run_case(path, base="eager", rules=[])
+    assert result.status == "fail"
+    assert "the compiled program ran all 3 calls" in result.failures[0]

@@ -427,6 +427,7 @@ class CompiledRule:
     # dependencies
     mutates: Optional[Tuple[Evaluator, Evaluator, str]] = None
     order_check: Optional[Tuple[Evaluator, str, Evaluator]] = None
+    fallback: str = "error"                  # when `via` cannot be applied: "error" or "compiler"
 
 
 def _compiled_root(item, match: ast.Match, kind: str, order: int, loaded, stages, priority: int = 0) -> CompiledRule:
@@ -477,5 +478,7 @@ def compile_dependency(dep: ast.Dependency, order: int, loaded, registry, stages
                       compile_expr(dep.order.second, registry))
     cr.steps = [compile_action(dep.via, registry)]
     cr.untrusted = not cr.steps[0].entry.builtin
+    if dep.fallback is not None:
+        cr.fallback = dep.fallback.mode
     return cr
 

@@ -13,13 +13,17 @@ new subgraphs.
 from __future__ import annotations
 
 import operator
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
 import torch
 import torch.fx as fx
+from torch._prims_common import is_contiguous_or_false, is_non_overlapping_and_dense_or_false
+from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from rewrite.analysis import mutation
-from rewrite.engine.errors import ActionError
+from rewrite.analysis.fake import fake_value
+from rewrite.analysis.regions import default_storage_key
+from rewrite.engine.errors import ActionError, NoSafeFallback
 
 
 def _subgraph(root: fx.GraphModule, attr: fx.Node) -> fx.GraphModule:
@@ -91,49 +95,111 @@ def _split(captured: Sequence, mutated: Sequence[int]):
     return [captured[j] for j in mutated], [c for j, c in enumerate(captured) if j not in mutated]
 
 
-def _alias_roots(values: Sequence, mutated: Sequence[int]):
-    """Mutated operands that are views of other operands (``v = base[2:6]`` passed with
-    ``base``) write the other operand too: only that root gets a private copy and is copied
-    back, and the view is taken again from the copy inside the subgraph.  Returns ``(roots,
-    derived)`` with ``derived[j] = (k, view steps from operand k to operand j)``."""
+def _operand_views(values: Sequence) -> Dict[int, Tuple[int, List[fx.Node]]]:
+    """Operands that are views of other operands (``v = base[2:6]`` passed with ``base``):
+    ``{j: (k, view steps from operand k to operand j)}``, with ``k`` an operand that is not
+    itself such a view.  Inside the rewritten subgraph these views are taken again from ``k``
+    (from its private copy when ``k`` is written), so they see the subgraph's writes exactly as
+    the caller's aliases did, and no two operands of the new op share memory."""
     position = {v: k for k, v in enumerate(values) if isinstance(v, fx.Node)}
-    roots, derived = set(), {}
-    for j in mutated:
-        node, steps = values[j], []
-        while True:
-            source = mutation.view_source(node) if isinstance(node, fx.Node) else None
+    derived: Dict[int, Tuple[int, List[fx.Node]]] = {}
+    for j, value in enumerate(values):
+        node, steps = value, []
+        while isinstance(node, fx.Node):
+            source = mutation.view_source(node)
             if source is None:
                 break
             steps.append(node)
             node = source
             if node in position and position[node] != j:
-                k = position[node]
-                derived[j] = (k, list(reversed(steps)))
-                roots.add(k)
+                derived[j] = (position[node], list(reversed(steps)))
                 break
-        if j not in derived:
-            roots.add(j)
-    for j, (k, _) in list(derived.items()):
+    for j in list(derived):
+        k, steps = derived[j]
+        seen = {j}
         while k in derived:                       # a view of a view of another operand
+            if k in seen:
+                raise ActionError("operands are views of each other in a cycle")
+            seen.add(k)
             k2, more = derived[k]
-            derived[j] = (k2, more + derived[j][1])
-            k = k2
-        roots.discard(j)
-        roots.add(k)
-    return sorted(roots), derived
+            k, steps = k2, more + steps
+        derived[j] = (k, steps)
+    return derived
 
 
-def _replay(graph: fx.Graph, steps: Sequence[fx.Node], source) -> object:
-    """Take the views ``steps`` again, from ``source`` instead of the operand they started at."""
+def _written_roots(mutated: Sequence[int], derived) -> List[int]:
+    return sorted({derived[j][0] if j in derived else j for j in mutated})
+
+
+def _check_separate(values: Sequence, passed: Sequence[int], what: str) -> None:
+    """Operands passed to the new op must not share memory unless the graph shows how (a view
+    chain, handled by :func:`_operand_views`): aliased inputs of the compiled function
+    (``f(base, base[0])``) share it invisibly, and a subgraph that no longer writes them would
+    read one after a write through the other without seeing it.  torch's own functionalization
+    of these ops misses such reads as well (the corpus case
+    dependencies/cond_operands_are_aliased_inputs shows it), so there is no safe fallback."""
+    seen: Dict[object, int] = {}
+    for j in passed:
+        val = fake_value(values[j]) if isinstance(values[j], fx.Node) else None
+        if val is None:
+            continue
+        try:
+            key = default_storage_key(val)
+        except (RuntimeError, NotImplementedError, TypeError):
+            continue
+        if key in seen:
+            a, b = values[seen[key]], values[j]
+            raise NoSafeFallback(f"{what} {seen[key]} (`{a.name}`) and {j} (`{b.name}`) share memory without a "
+                                 f"view between them in the graph (aliased inputs of the compiled function): "
+                                 f"neither this rewrite nor torch's functionalization keeps a write through one "
+                                 f"visible through the other; pass one tensor and take the view inside")
+        seen[key] = j
+
+
+def _check_plain_layout(values: Sequence, roots: Sequence[int], what: str) -> None:
+    """Inductor merges ``cond``'s branch outputs only when their strides and storage offsets
+    agree; a branch that writes a view at an offset (or with gaps) yields a result laid out like
+    the view, the other branch a fresh copy.  Such operands are left to the compiler."""
+    for j in roots:
+        val = fake_value(values[j]) if isinstance(values[j], fx.Node) else None
+        if val is None:
+            raise ActionError(f"{what} {j} has no example value; its layout is unknown")
+        if not statically_known_true(val.storage_offset() == 0) or not is_non_overlapping_and_dense_or_false(val):
+            raise ActionError(f"{what} {j} (`{values[j].name}`) is a view at storage offset {val.storage_offset()} "
+                              f"with strides {tuple(val.stride())}: the branches' results could not be merged")
+
+
+_LAYOUT_VIEWS = {"as_strided", "as_strided_"}
+
+
+def _replay(graph: fx.Graph, steps: Sequence[fx.Node], source, same_layout: bool = True) -> object:
+    """Take the views ``steps`` again, from ``source`` instead of the operand they started at.
+    ``same_layout=False``: ``source`` may be laid out differently from that operand (a contiguous
+    copy of a strided one), so views that address storage directly cannot be replayed."""
     value = source
     for step in steps:
         others = [a for a in list(step.args[1:]) + list(step.kwargs.values()) if isinstance(a, fx.Node)]
         if others:
             raise ActionError(f"cannot take the view {step.name} again inside the subgraph: it depends on "
                               f"{others[0].name}")
+        name = getattr(step.target, "__name__", str(step.target)).split(".")[0]
+        if not same_layout and name in _LAYOUT_VIEWS:
+            raise ActionError(f"cannot take the view {step.name} ({name}) again from a copy laid out differently")
         first = value
         value = graph.node_copy(step, lambda a, first=first: first)
     return value
+
+
+def _loop_layout_copy(ctx, tensor: fx.Node, before: fx.Node):
+    """``while_loop`` requires the body to return its carried state laid out as it came in; the
+    body's private copy is contiguous, so a strided tensor enters the loop as a contiguous copy
+    (made after the first evaluation of the condition, which may write it)."""
+    val = fake_value(tensor)
+    if val is None or is_contiguous_or_false(val):
+        return tensor, True
+    copy = ctx.txn.insert("call_function", torch.clone, (tensor,), {"memory_format": torch.contiguous_format},
+                          before=before, meta=False)
+    return copy, False
 
 
 def thread_as_carried(ctx, loop: fx.Node) -> None:
@@ -143,23 +209,28 @@ def thread_as_carried(ctx, loop: fx.Node) -> None:
     cond_attr, body_attr, carried, captured = loop.args[:4]
     cond_gm, body_gm = _subgraph(root, cond_attr), _subgraph(root, body_attr)
     carried, captured = list(carried), list(captured)
-    mutated, derived = _alias_roots(captured, sorted(ctx.mutated_indices))
-    moved, kept = _split(captured, mutated + sorted(derived))
+    derived = _operand_views(captured)
+    mutated = _written_roots(ctx.mutated_indices, derived)
+    kept_idx = [j for j in range(len(captured)) if j not in mutated and j not in derived]
+    both = carried + captured
+    _check_separate(both, list(range(len(carried))) + [len(carried) + j for j in mutated + kept_idx],
+                    "loop input")
     moved = [captured[j] for j in mutated]
+    kept = [captured[j] for j in kept_idx]
+    # First evaluation of the condition, on the caller's tensors, before the loop.
+    emit, carry = _outer(ctx, loop)
+    pred0 = _inline(graph, cond_gm, carried + captured, emit, carry)[0]
+    entering, same_layout = [], True
+    for tensor in moved:
+        value, same = _loop_layout_copy(ctx, tensor, loop)
+        entering.append(value)
+        same_layout &= same
 
-    def captured_env(mutable_values, kept_values, g=None):
-        it_m, it_k = iter(mutable_values), iter(kept_values)
-        env = {}
-        for j in range(len(captured)):
-            if j in mutated:
-                env[j] = next(it_m)
-            elif j not in derived:
-                env[j] = next(it_k)
+    def captured_env(mutable_values, kept_values, g):
+        env = dict(zip(mutated, mutable_values))
+        env.update(zip(kept_idx, kept_values))
         for j, (k, steps) in derived.items():
-            if g is None:
-                env[j] = captured[j]
-            else:
-                env[j] = _replay(g, steps, env[k])
+            env[j] = _replay(g, steps, env[k], same_layout)
         return [env[j] for j in range(len(captured))]
 
     def build(with_body: bool) -> fx.GraphModule:
@@ -180,13 +251,10 @@ def thread_as_carried(ctx, loop: fx.Node) -> None:
 
     cond_name = txn.add_submodule("rewrite_cond", build(False))
     body_name = txn.add_submodule("rewrite_body", build(True))
-    # First evaluation of the condition, on the caller's tensors, before the loop.
-    emit, carry = _outer(ctx, loop)
-    pred0 = _inline(graph, cond_gm, carried + captured, emit, carry)[0]
     cond_node = txn.insert("get_attr", cond_name, (), before=loop, meta=False)
     body_node = txn.insert("get_attr", body_name, (), before=loop, meta=False)
     new_loop = txn.insert("call_function", loop.target,
-                          (cond_node, body_node, (*carried, *moved, pred0), tuple(kept)),
+                          (cond_node, body_node, (*carried, *entering, pred0), tuple(kept)),
                           before=loop, like=loop, meta=False)
     txn.replace_uses(loop, new_loop)
     anchor = new_loop
@@ -203,10 +271,12 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
     root, txn = ctx.root, ctx.txn
     pred, true_attr, false_attr, operands = cond.args[:4]
     operands = list(operands)
-    mutated, derived = _alias_roots(operands, sorted(ctx.mutated_indices))
-    branches = [_subgraph(root, true_attr), _subgraph(root, false_attr)]
-
+    derived = _operand_views(operands)
+    mutated = _written_roots(ctx.mutated_indices, derived)
     passed = [k for k in range(len(operands)) if k not in derived]   # views are taken again inside
+    _check_separate(operands, passed, "operand")
+    _check_plain_layout(operands, mutated, "operand")
+    branches = [_subgraph(root, true_attr), _subgraph(root, false_attr)]
 
     def build(branch: fx.GraphModule) -> fx.GraphModule:
         g, module = fx.Graph(), _Module()

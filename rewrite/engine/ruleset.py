@@ -35,7 +35,7 @@ from rewrite.analysis.op_names import op_display_name
 from rewrite.analysis.verdict import Verdict
 from rewrite.engine import compiler
 from rewrite.engine.context import Context
-from rewrite.engine.errors import ActionError, EvalError
+from rewrite.engine.errors import ActionError, EvalError, NoSafeFallback
 from rewrite.engine.report import Candidate, CopyComparison, GraphSnapshot, Report, log, trace_log
 from rewrite.engine.transaction import Snapshot, Transaction
 from rewrite.lang import ast
@@ -274,7 +274,7 @@ class RuleSet:
                     return self._stop(cand, reached, stage, detail), False
         except Exception as e:  # noqa: BLE001 - a guard that cannot be evaluated stops the rule
             reason = f"could not evaluate: {type(e).__name__}: {e}"
-            if rule.kind == "dependency":
+            if rule.kind == "dependency" and rule.fallback == "error":
                 raise DependencyError(f"dependency {rule.name} @ {rule.location} on {node.name}: {reason}; "
                                       f"without it the program would lose a mutation") from e
             return self._stop(cand, reached, reached[-1], reason), False
@@ -316,8 +316,10 @@ class RuleSet:
             log.warning("rule %s @ %s on %s %s: %s", rule.name, rule.location, cand.node,
                         "refused by the legality check" if step == "legality" else "failed", msg)
             if rule.kind == "dependency":
-                raise DependencyError(f"dependency {rule.name} @ {rule.location} on {cand.node} could not be "
-                                      f"applied: {msg}; without it the program would lose a mutation") from e
+                if rule.fallback == "error" or isinstance(e, NoSafeFallback):
+                    raise DependencyError(f"dependency {rule.name} @ {rule.location} on {cand.node} could not be "
+                                          f"applied: {msg}; without it the program would lose a mutation") from e
+                msg = f"{msg}; left to the compiler (fallback compiler)"
             if step == "legality":
                 reached.append("legality")
             return self._stop(cand, reached, step, msg), restored

@@ -297,6 +297,20 @@ class Dependency:
     via: Call
     stage: Optional[StageClause] = None
     span: Span = _span()
+    fallback: Optional["Fallback"] = None
+
+
+FALLBACKS = ("error", "compiler")
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """``fallback error|compiler``: what happens when a dependency's ``via`` action cannot be
+    applied.  ``error`` (the default) stops the compilation; ``compiler`` leaves the op as it was,
+    for ops whose mutations the compiler is known to functionalize correctly itself."""
+
+    mode: str
+    span: Span = _span()
 
 
 @dataclass(frozen=True)

@@ -367,6 +367,10 @@ class _Checker:
         self.expr(dep.order.first, inner, "order")
         self.expr(dep.order.second, inner, "order")
         self.action(dep.via, inner, "via")
+        if dep.fallback is not None and dep.fallback.mode not in A.FALLBACKS:
+            self.report(error(f"unknown fallback '{dep.fallback.mode}'", dep.fallback.span,
+                              hint="write `fallback error` (stop compiling, the default) or `fallback compiler` "
+                                   "(leave the op to the compiler's own handling)"))
 
     # ---------------------------------------------------------------- rewrite steps
     def action(self, call: A.Call, scope: Scope, section: str) -> None:

@@ -348,7 +348,13 @@ class _Parser:
         order = A.Order(first, relation, second, self.span(self.start(okw), oend))
         self.keyword("via")
         via, _, end = self.call()
-        return A.Dependency(name[1], on, mutates, order, via, stage, self.span(self.start(kw), end)), end
+        fallback = None
+        if self.word() == "fallback":
+            fkw = self.keyword("fallback")
+            mode = self.name()
+            end = self.end(mode)
+            fallback = A.Fallback(mode[1], self.span(self.start(fkw), end))
+        return A.Dependency(name[1], on, mutates, order, via, stage, self.span(self.start(kw), end), fallback), end
 
     # ---------------------------------------------------------------- patterns
     def op_pattern(self) -> Tuple[A.OpPattern, Pos, Pos]:

@@ -33,7 +33,7 @@ from rewrite.lang.lines import line_table
 
 TOP_KEYWORDS = ("include", "opset", "facts", "rule", "dependency")
 RULE_SECTIONS = ("stage", "match", "path", "where", "profitable", "safe", "rewrite", "priority")
-DEPENDENCY_SECTIONS = ("stage", "on", "mutates", "order", "via")
+DEPENDENCY_SECTIONS = ("stage", "on", "mutates", "order", "via", "fallback")
 OPERATOR_WORDS = ("through", "when", "after", "before", "and", "or", "not", "is", "True", "False", "None")
 KINDS = ("input", "const", "node", "any")
 RESERVED = frozenset(TOP_KEYWORDS + RULE_SECTIONS + DEPENDENCY_SECTIONS + OPERATOR_WORDS + KINDS + ("_",))
@@ -467,6 +467,10 @@ class _Builder:
     def item_dependency(self, t: Tree) -> A.Dependency:
         name, *sections = t.children
         stage = self.stage(sections.pop(0)) if sections[0].data == "stage_sec" else None
+        fallback = None
+        if sections[-1].data == "fallback_sec":
+            fb = sections.pop()
+            fallback = A.Fallback(str(fb.children[0]), self.span(fb))
         on, mutates, order, via = sections
         base, index, cond = mutates.children
         start, end = self.span(base), self.span(index)
@@ -477,7 +481,7 @@ class _Builder:
             self.name(name), self.match(on),
             A.Mutates(target, str(index), self.expr(cond), self.span(mutates)),
             A.Order(self.expr(first), str(rel), self.expr(second), self.span(order)),
-            self.call(via.children[0]), stage=stage, span=self.span(t))
+            self.call(via.children[0]), stage=stage, span=self.span(t), fallback=fallback)
 
     def stage(self, t: Tree) -> A.StageClause:
         return A.StageClause(tuple(str(c) for c in t.children), self.span(t))

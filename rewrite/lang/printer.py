@@ -235,7 +235,8 @@ def _dependency_blocks(d: A.Dependency) -> List[Block]:
             _section("on", DEP_KW, [f"{d.on.name} = {pattern(d.on.pattern)}"]),
             _section("mutates", DEP_KW, [f"{expr(m.target)} when {expr(m.cond)}"]),
             _section("order", DEP_KW, [f"{expr(d.order.first)} {d.order.relation} {expr(d.order.second)}"]),
-            _section("via", DEP_KW, [expr(d.via)])]
+            _section("via", DEP_KW, [expr(d.via)]),
+            *([_section("fallback", DEP_KW, [d.fallback.mode])] if d.fallback is not None else [])]
 
 
 _ONE_LINE = (A.OpSet, A.Include)

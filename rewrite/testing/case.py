@@ -34,7 +34,8 @@ from rewrite.testing.expect import Expectation, ExpectationError, parse_expect_l
 
 MODES = ("inference", "training")
 SETTINGS = {"EXPECT": str, "MODE": str, "CALLS": int, "DYNAMIC": bool}
-DEFAULTS = {"MODE": "inference", "CALLS": 2, "DYNAMIC": False}
+DEFAULTS = {"MODE": "inference", "CALLS": 3, "DYNAMIC": False}
+MIN_CALLS = 3
 
 
 class CaseFormatError(ValueError):
@@ -161,14 +162,18 @@ def parse_case(path, source: Optional[str] = None) -> Case:
     if mode not in MODES:
         raise CaseFormatError(path, lines["MODE"], f"MODE must be one of {', '.join(map(repr, MODES))}, not {mode!r}")
     calls = values.get("CALLS", DEFAULTS["CALLS"])
-    if calls < 1:
-        raise CaseFormatError(path, lines["CALLS"], f"CALLS must be at least 1, not {calls}")
+    if calls < MIN_CALLS:
+        raise CaseFormatError(path, lines["CALLS"], f"CALLS must be at least {MIN_CALLS}, not {calls} (state a "
+                                                    f"compiled program carries across calls shows from the third)")
 
     expectations = _parse_expect_block(path, values["EXPECT"], lines["EXPECT"], source)
     kinds = {e.kind for e in expectations}
-    if not kinds & {"matches_eager", "eager_raises"}:
+    if not kinds & {"matches_eager", "eager_raises", "compile_raises"}:
         raise CaseFormatError(path, lines["EXPECT"], "every case must say `matches_eager` (or "
-                                                     "`eager_raises: Error` when eager cannot run it)")
+                                                     "`eager_raises: Error` when eager cannot run it, or "
+                                                     "`compile_raises: Error` when the compiler must refuse it)")
+    if {"matches_eager", "compile_raises"} <= kinds:
+        raise CaseFormatError(path, lines["EXPECT"], "`compile_raises` and `matches_eager` exclude each other")
     if "reference" in functions and "matches_eager" not in kinds:
         raise CaseFormatError(path, functions["reference"],
                               "`reference` is only used by `matches_eager`, which EXPECT lacks")

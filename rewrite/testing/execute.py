@@ -63,6 +63,16 @@ def _backward(outputs, seed: int) -> None:
     torch.autograd.backward(tensors, cotangents)
 
 
+def error_chain_text(error: Optional[BaseException]) -> str:
+    """The messages of ``error`` and every exception it wraps, one per line."""
+    texts, seen = [], set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        texts.append(str(error))
+        error = error.__cause__ or error.__context__
+    return "\n".join(texts)
+
+
 def raised(error: Optional[BaseException], name: str) -> bool:
     """``error`` is (or wraps, through ``__cause__``) an exception whose class, or a base class,
     is called ``name``."""

@@ -10,6 +10,7 @@ Grammar (one expectation per line, ``#`` starts a comment)::
     present: OP [count=N | count>=N] [in GRAPH]
     matches_eager [exact] [atol=X] [rtol=Y]
     eager_raises: ExceptionName
+    compile_raises: ExceptionName [because TEXT]
     inductor
     slow
 
@@ -28,7 +29,9 @@ from rewrite.stages import STEPS as STAGES
 
 GRAPHS = ("inference", "forward", "backward", "dynamo", "post", "any")
 KINDS = ("fires", "rejects", "not fires", "absent", "present", "copies", "matches_eager", "eager_raises",
-         "inductor", "slow")
+         "compile_raises", "inductor", "slow")
+_NAMED = ("fires", "rejects", "not fires", "absent", "present", "eager_raises", "compile_raises")
+_EXCEPTIONS = ("eager_raises", "compile_raises")
 # Float tolerances of `matches_eager` unless the line overrides them (tighter than
 # torch.testing's float32 defaults).
 DEFAULT_RTOL = 1e-6
@@ -82,12 +85,12 @@ def parse_expect_line(line: str) -> Expectation:
         return _parse_flag(head, rest.strip(), text)
     if head == "copies":
         return _parse_copies(rest.strip(), text)
-    if head not in ("fires", "rejects", "not fires", "absent", "present", "eager_raises"):
+    if head not in _NAMED:
         raise ExpectationError(_unknown(head))
     rest = rest.strip()
     if not rest:
-        raise ExpectationError(f"`{head}:` needs a {'exception' if head == 'eager_raises' else 'rule' if 'fire' in head or head == 'rejects' else 'op'} name")
-    rest, because = _split_because(rest) if head == "rejects" else (rest, "")
+        raise ExpectationError(f"`{head}:` needs a {'exception' if head in _EXCEPTIONS else 'rule' if 'fire' in head or head == 'rejects' else 'op'} name")
+    rest, because = _split_because(rest) if head in ("rejects", "compile_raises") else (rest, "")
     words = rest.split()
     subject, options = words[0], words[1:]
     if not re.fullmatch(_NAME, subject):
@@ -99,7 +102,7 @@ def parse_expect_line(line: str) -> Expectation:
     i = 0
     while i < len(options):
         word = options[i]
-        if word == "in" and head != "eager_raises":
+        if word == "in" and head not in _EXCEPTIONS:
             if i + 1 >= len(options):
                 raise ExpectationError("`in` needs a graph name: " + ", ".join(GRAPHS))
             graph = options[i + 1]
@@ -170,7 +173,7 @@ def _parse_flag(head: str, rest: str, text: str) -> Expectation:
         return Expectation(kind=head, text=text)
     if text.startswith("not fires"):
         head = "not fires"
-    if head in ("fires", "rejects", "not fires", "absent", "present", "eager_raises"):
+    if head in _NAMED:
         raise ExpectationError(f"`{head}` needs a colon: `{head}: NAME`")
     raise ExpectationError(_unknown(head))
 

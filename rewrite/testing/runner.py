@@ -14,7 +14,7 @@ import torch
 from rewrite.engine.report import Candidate, Report
 from rewrite.testing.case import Case, CaseFormatError, parse_case
 from rewrite.testing.checks import check_reports, describe_got
-from rewrite.testing.execute import fresh_inputs, raised, run_calls
+from rewrite.testing.execute import error_chain_text, fresh_inputs, raised, run_calls
 from rewrite.testing.names import name_problems
 from rewrite.testing.state import compare
 
@@ -135,8 +135,9 @@ def _run(case: Case, base: str, rules, result: CaseResult) -> None:
             result.failures.append(f"{e.text}: eager {got}")
 
     matches = case.of_kind("matches_eager")
+    refusals = case.of_kind("compile_raises")
     eager = None
-    if matches:
+    if matches or refusals:   # a refusal only means something for a program eager runs
         eager = run_calls(reference or fn, fresh_inputs(make_inputs), case.mode, case.calls)
         if eager.error is not None:
             who = "reference" if reference else "eager"
@@ -145,9 +146,14 @@ def _run(case: Case, base: str, rules, result: CaseResult) -> None:
     compiled_fn, backend = compile_case(fn, case, base, rules)
     compiled = run_calls(compiled_fn, fresh_inputs(make_inputs), case.mode, case.calls)
     reports: List[Report] = list(getattr(backend, "reports", []))
-    if compiled.error is not None and (matches or not case.has("eager_raises")):
+    if compiled.error is not None and (matches or not (case.has("eager_raises") or refusals)):
         result.failures.append(f"compiled ({base}) raised on call {compiled.failed_call + 1}: "
                                f"{_error_text(compiled.error)}")
+    for e in refusals:
+        if compiled.error is None:
+            result.failures.append(f"{e.text}: the compiled program ran all {case.calls} calls")
+        elif not raised(compiled.error, e.subject) or e.because not in error_chain_text(compiled.error):
+            result.failures.append(f"{e.text}: compiled raised {_error_text(compiled.error)}")
 
     if matches and eager is not None and eager.error is None and compiled.error is None:
         e = matches[0]

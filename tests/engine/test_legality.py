@@ -219,3 +219,43 @@ def test_dependency_that_misses_a_mutation_fails_loudly(tmp_path):
         """)
     with pytest.raises(DependencyError, match=r"still writes its input"):
         rs.apply(gm, graph_kind="dynamo")
+
+
+def test_dependency_with_compiler_fallback_leaves_the_op(tmp_path):
+    """`fallback compiler`: the same refused rewrite leaves the graph as it was, and says so."""
+    def f(a):
+        def cond(i):
+            return i < 2
+
+        def body(i):
+            a.add_(1.0)
+            return (i + 1,)
+
+        return torch.while_loop(cond, body, (torch.zeros((), dtype=torch.int64),))
+
+    with torch.inference_mode():
+        gm = dynamo_graph(f, torch.zeros(2))
+    before = gm.code
+    rs = load(tmp_path, """
+        dependency none_of_them
+          on       w = higher_order.while_loop(cond_fn, body_fn, carried, captured, ...)
+          mutates  captured[i] when i == 5
+          order    copy_back(captured[i]) after w
+          via      thread_as_carried(w)
+          fallback compiler
+        """)
+    # i == 5 selects no captured tensor: the dependency stops at `where`, nothing to fall back from
+    report = rs.apply(gm, graph_kind="dynamo")
+    assert [c.stopped_at for c in report.candidates] == ["where"]
+    rs = load(tmp_path, """
+        dependency half
+          on       w = higher_order.while_loop(cond_fn, body_fn, carried, captured, ...)
+          mutates  captured[i] when i == 0
+          order    copy_back(captured[i]) after w
+          via      return_from_branches(w)
+          fallback compiler
+        """)
+    report = rs.apply(gm, graph_kind="dynamo")
+    (c,) = report.candidates
+    assert c.stopped_at == "rewrite" and "left to the compiler (fallback compiler)" in c.reason
+    assert gm.code == before

@@ -61,3 +61,14 @@ def test_mutates_index_variable_scope(write):
     assert collect(write("d.rules", text)).diagnostics == []
     bad = text.replace("mutates captured[i]", "mutates captured[j]")
     assert {d.message for d in collect(write("bad.rules", bad)).errors} == {"unbound variable 'i'"}
+
+
+def test_dependency_fallback(write):
+    text = ("dependency d\n  on w = higher_order.while_loop(c, body, carried, captured, ...)\n"
+            "  mutates captured[i] when mutated(body, captured[i])\n"
+            "  order copy_back(captured[i]) after w\n  via thread_as_carried(w)\n")
+    for mode in ("error", "compiler"):
+        assert collect(write(f"{mode}.rules", text + f"  fallback {mode}\n")).diagnostics == []
+    errors = collect(write("bad.rules", text + "  fallback ignore\n")).errors
+    assert [d.message for d in errors] == ["unknown fallback 'ignore'"]
+    assert "fallback compiler" in errors[0].hint and (errors[0].span.line, errors[0].span.col) == (6, 3)

@@ -74,6 +74,10 @@ def test_contextual_keywords():
                  "rule r\n  match y = aten.add(x)\n  rewrite a(); path(x)\n",
                  "facts t\n  input: aten.x | y\n  node: z\n  rule: w\n",
                  "dependency d\n  on w = a.b(c, ...)\n  mutates c[i] when f(c[i])\n  order g(c[i]) afterwards w\n  via t(w)\n",
+                 "dependency d\n  on w = a.b(c, ...)\n  mutates c[i] when f(c[i])\n  order g(c[i]) after w\n  via t(w)\n"
+                 "  fallback compiler\n",
+                 "dependency d\n  on w = a.b(c, ...)\n  mutates c[i] when f(c[i])\n  order g(c[i]) after w\n  via t(w)\n"
+                 "  fallback\n",
                  "rule r\n  match y = aten.add(x, ...)\n  where x.args[1] == 1.5e3 and not not x\n"]:
         assert_same(text)
 

@@ -6,7 +6,7 @@ not fires: cond_captured_mutations
 matches_eager
 """
 MODE = "inference"
-CALLS = 2
+CALLS = 3
 
 
 def fn(x, state):

@@ -10,7 +10,7 @@ matches_eager
 inductor
 """
 MODE = "inference"
-CALLS = 2
+CALLS = 3
 
 
 def f(state):

@@ -6,7 +6,7 @@ not fires: while_loop_captured_mutations
 matches_eager
 """
 MODE = "inference"
-CALLS = 2
+CALLS = 3
 
 
 def fn(state):

@@ -7,7 +7,7 @@ fires: while_loop_captured_mutations
 matches_eager
 """
 MODE = "inference"
-CALLS = 2
+CALLS = 3
 
 
 def fn(a, b, c):

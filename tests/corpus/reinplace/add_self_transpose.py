@@ -9,7 +9,7 @@ eager_raises: RuntimeError
 matches_eager
 """
 MODE = "inference"
-CALLS = 2
+CALLS = 3
 
 
 def fn(x):

@@ -8,7 +8,7 @@ not fires: reinplace_scatter_into_input
 matches_eager exact
 """
 MODE = "inference"
-CALLS = 2
+CALLS = 3
 
 
 def fn(a, b, d):

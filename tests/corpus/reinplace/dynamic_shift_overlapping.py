@@ -11,7 +11,7 @@ eager_raises: RuntimeError
 matches_eager exact
 """
 MODE = "inference"
-CALLS = 2
+CALLS = 3
 DYNAMIC = True
 
 

@@ -7,7 +7,7 @@ fires: reinplace_scatter_into_input
 matches_eager exact
 """
 MODE = "inference"
-CALLS = 2
+CALLS = 3
 
 
 def fn(x):

@@ -6,7 +6,7 @@ fires: reinplace_scatter_into_input
 matches_eager
 """
 MODE = "inference"
-CALLS = 2
+CALLS = 3
 
 
 def fn(x):

@@ -7,7 +7,7 @@ not fires: reinplace_indexed_update_into_input
 matches_eager exact
 """
 MODE = "inference"
-CALLS = 2
+CALLS = 3
 
 
 def fn(a, b, idx, v):

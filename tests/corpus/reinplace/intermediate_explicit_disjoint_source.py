@@ -8,7 +8,7 @@ absent: aten.slice_scatter
 matches_eager
 """
 MODE = "inference"
-CALLS = 2
+CALLS = 3
 
 
 def fn(a, b):

@@ -10,7 +10,7 @@ copies: <= 48 bytes
 matches_eager
 """
 MODE = "inference"
-CALLS = 2
+CALLS = 3
 
 
 def fn(a, b):

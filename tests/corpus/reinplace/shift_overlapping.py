@@ -15,7 +15,7 @@ matches_eager exact
 inductor
 """
 MODE = "inference"
-CALLS = 2
+CALLS = 3
 
 
 def fn(x):

@@ -7,7 +7,7 @@ absent: aten.slice_scatter
 matches_eager exact
 """
 MODE = "inference"
-CALLS = 2
+CALLS = 3
 
 
 def fn(x):
