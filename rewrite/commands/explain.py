@@ -21,7 +21,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from rewrite.testing.explain import TargetError, explain_target
+    from rewrite.explain.target import TargetError, explain_target
 
     try:
         text, html = explain_target(args.target, base="inductor" if args.inductor else "eager",
