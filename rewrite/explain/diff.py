@@ -51,18 +51,23 @@ def same_graph(a: Optional[GraphSnapshot], b: Optional[GraphSnapshot]) -> bool:
 
 
 def writes_of(node: NodeInfo) -> Tuple[str, ...]:
-    """The nodes whose memory ``node`` writes.  The report records them for ATen and torch
-    functions; for an in-place tensor method of a Dynamo graph (``x.add_(y)``, a ``call_method``
-    it leaves empty) it is the tensor the method is called on, its first input."""
+    """The nodes whose memory ``node`` writes.  The report records them for ATen ops; for the
+    torch-level in-place ops of a Dynamo graph (``x.add_(y)``, ``torch.relu_(x)``, ``x[i] = v``),
+    where it records none, it is the tensor written, their first input."""
     if node.writes:
         return node.writes
-    if node.op == "call_method" and node.inputs and _in_place_method(node.target):
+    if node.inputs and _torch_level_in_place(node):
         return node.inputs[:1]
     return ()
 
 
-def _in_place_method(name: str) -> bool:
-    return name.endswith("_") and not name.startswith("_")
+def _torch_level_in_place(node: NodeInfo) -> bool:
+    if node.op == "call_function" and "." in node.target:   # an ATen op: the report knows
+        return False
+    if node.op not in ("call_function", "call_method"):
+        return False
+    name = node.target
+    return name == "setitem" or (name.endswith("_") and not name.startswith("_"))
 
 
 def candidate_marks(candidates: Iterable[Candidate]) -> Dict[str, str]:

@@ -77,20 +77,20 @@ def _change_text(report: Report, change: GraphChange) -> str:
 def _candidate_table(candidates: Sequence[Candidate]) -> str:
     if not candidates:
         return '<p class="summary">No rule matched any node.</p>'
-    rows = ["<tr><th>rule</th><th>source</th><th>node</th><th>graph</th><th>steps</th>"
+    rows = ["<tr><th>rule, its source</th><th>node</th><th>graph</th><th>steps</th>"
             "<th>outcome</th><th>why / what it did</th></tr>"]
     for c in candidates:
         src = rule_source_line(c.location)
         outcome = "fired" if c.fired else f"stopped at {c.stopped_at}"
         detail = (f"removed {', '.join(c.before) or '-'}; added {', '.join(c.after) or '-'}; "
                   f"~{c.bytes_removed} bytes of copies removed" if c.fired else c.reason)
-        rows.append(f'<tr class="{"fired" if c.fired else "rejected"}"><td class="rule">{escape(c.rule)}</td>'
-                    f"<td><code>{escape(c.location)}</code>"
+        rows.append(f'<tr class="{"fired" if c.fired else "rejected"}"><td class="rule"><b>{escape(c.rule)}</b>'
+                    f"<br><code>{escape(c.location)}</code>"
                     + (f"<br><code>{escape(src)}</code>" if src else "")
                     + f'</td><td class="node"><code>{escape(c.node)}</code></td><td class="graph">{escape(c.graph)}</td>'
                     f'<td class="steps">{_steps(c)}</td><td class="outcome">{escape(outcome)}</td>'
                     f'<td class="why">{escape(detail)}</td></tr>')
-    return "<table>" + "".join(rows) + "</table>"
+    return '<div class="table"><table>' + "".join(rows) + "</table></div>"
 
 
 def _steps(c: Candidate) -> str:

@@ -1,7 +1,9 @@
 """Where each box goes: a layered top-down layout computed here (no external tools).
 
-Every node sits one layer below the deepest node it reads; nodes that read nothing (inputs,
-constants) sit just above their first reader, the output at the bottom.  A read that skips
+Every node sits one layer below the deepest node it reads (and, where in-place writes make
+order matter, below the last writer of what it reads or writes and below the readers of what it
+overwrites); nodes that read nothing (inputs, constants) sit just above their first reader, the
+output at the bottom.  A read that skips
 layers runs down a lane: a thin slot in each layer it crosses, so it passes between boxes
 rather than through them.  Within a layer, boxes and lanes follow the mean position of what
 they read (sources: of their readers), moving aside only as far as their neighbours need, so
@@ -96,18 +98,47 @@ def measure(lines: Sequence[Line]) -> Tuple[float, float, List[Line]]:
     return w, len(wrapped) * LINE_H + 2 * PAD_Y, wrapped
 
 
-def layers(graph: DrawGraph) -> Dict[str, int]:
-    sources: Dict[str, List[str]] = {n.id: [] for n in graph.nodes}
-    users: Dict[str, List[str]] = {n.id: [] for n in graph.nodes}
+def order_constraints(graph: DrawGraph) -> Dict[str, List[str]]:
+    """For each node, the nodes that must be drawn above it: what it reads, and, because an
+    in-place write makes order matter, the last writer of what it reads or writes and the
+    readers of what it overwrites since that buffer's last write.  Only earlier nodes (in the
+    graph's order) count, so the constraints never form a cycle."""
+    position = {n.id: i for i, n in enumerate(graph.nodes)}
+    reads: Dict[str, List[str]] = {n.id: [] for n in graph.nodes}
+    written: Dict[str, List[str]] = {n.id: [] for n in graph.nodes}
     for a, b in graph.reads:
-        sources[b].append(a)
-        users[a].append(b)
+        reads[b].append(a)
+    for a, b in graph.writes:
+        written[a].append(b)
+    last_writer: Dict[str, str] = {}
+    readers: Dict[str, List[str]] = {}
+    above: Dict[str, List[str]] = {}
+    for n in graph.nodes:
+        k = n.id
+        deps = list(reads[k]) + [last_writer[s] for s in reads[k] if s in last_writer]
+        for b in written[k]:
+            deps += readers.get(b, []) + ([last_writer[b]] if b in last_writer else [])
+        above[k] = [d for d in dict.fromkeys(deps) if d != k and position[d] < position[k]]
+        for s in reads[k]:
+            readers.setdefault(s, []).append(k)
+        for b in written[k]:
+            last_writer[b] = k
+            readers[b] = []
+    return above
+
+
+def layers(graph: DrawGraph) -> Dict[str, int]:
+    above = order_constraints(graph)
+    below: Dict[str, List[str]] = {n.id: [] for n in graph.nodes}
+    for k, deps in above.items():
+        for d in deps:
+            below[d].append(k)
     depth: Dict[str, int] = {}
     for n in graph.nodes:
-        depth[n.id] = 1 + max(depth[s] for s in sources[n.id]) if sources[n.id] else 0
+        depth[n.id] = 1 + max(depth[d] for d in above[n.id]) if above[n.id] else 0
     for n in reversed(graph.nodes):   # sources move down to just above their first reader
-        if not sources[n.id] and users[n.id]:
-            depth[n.id] = max(0, min(depth[u] for u in users[n.id]) - 1)
+        if not above[n.id] and below[n.id]:
+            depth[n.id] = max(0, min(depth[u] for u in below[n.id]) - 1)
     outputs = [n.id for n in graph.nodes if n.info is not None and n.info.op == "output"]
     bottom = 1 + max((d for k, d in depth.items() if k not in outputs), default=-1)
     for o in outputs:

@@ -75,13 +75,14 @@ def _write_curve(src, dst, index: int) -> str:
         return (f"M{sx:.1f},{src.bottom:.1f} V{below:.1f} H{gx + r:.1f} Q{gx:.1f},{below:.1f} {gx:.1f},{below + up * r:.1f} "
                 f"V{above - up * r:.1f} Q{gx:.1f},{above:.1f} {gx + r:.1f},{above:.1f} H{tx:.1f} V{dst.y:.1f}")
     bend = WRITE_BEND + min(14.0, abs(src.cy - dst.cy) / 40)
+    ty = dst.cy + 6 * (index % 3 - 1) * (dst.h > 30)      # several writes into one box stay apart
     if dst.cx > src.cx + 1:
         sx, tx = src.x + src.w, dst.x + dst.w
         cx = max(sx, tx) + bend
     else:
         sx, tx = src.x, dst.x
         cx = min(sx, tx) - bend
-    return f"M{sx:.1f},{src.cy:.1f} C{cx:.1f},{src.cy:.1f} {cx:.1f},{dst.cy:.1f} {tx:.1f},{dst.cy:.1f}"
+    return f"M{sx:.1f},{src.cy:.1f} C{cx:.1f},{src.cy:.1f} {cx:.1f},{ty:.1f} {tx:.1f},{ty:.1f}"
 
 
 def _marker(marker_id: str, colour: str) -> str:

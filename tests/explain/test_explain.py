@@ -76,6 +76,8 @@ def test_command_writes_the_text_and_the_page(tmp_path, capsys):
     assert page.startswith("<!DOCTYPE html>") and "index_put" in page and 'class="writes"' in page
     assert main(["explain", f"{tmp_path}/missing.py::f"]) == 2
     assert "rewrite explain: " in capsys.readouterr().err
+    assert main(["explain", f"{case}::composed", "--html", str(tmp_path / "no" / "page.html")]) == 2
+    assert "rewrite explain: cannot write" in capsys.readouterr().err
 
 
 def test_target_errors(tmp_path):

@@ -75,6 +75,25 @@ def test_layers_put_sources_just_above_their_first_reader_and_the_output_last():
     assert depth["output"] == max(depth.values()) and depth["output"] > depth["f"]
 
 
+def test_in_place_ops_are_drawn_in_program_order():
+    """x[1:-1] = d; torch.relu_(x); x.mul_(2); x.sum(): all read x, but each must come after the
+    write before it, and the sum after the last."""
+    nodes = [NodeInfo("x", "placeholder", "x", (), (), "f32[8]"), NodeInfo("d", "placeholder", "d", (), (), "f32[6]"),
+             NodeInfo("setitem", "call_function", "setitem", ("x", "d"), (), ""),
+             NodeInfo("relu_", "call_function", "relu_", ("x",), (), "f32[8]"),
+             NodeInfo("mul_", "call_method", "mul_", ("x",), (), "f32[8]"),
+             NodeInfo("sum_1", "call_method", "sum", ("x",), (), "f32[]"),
+             NodeInfo("other", "call_method", "neg", ("d",), (), "f32[6]"),
+             NodeInfo("output", "output", "output", ("sum_1", "other"), (), "")]
+    graph = collapse.full(GraphSnapshot(nodes))
+    depth = layers(graph)
+    assert depth["setitem"] < depth["relu_"] < depth["mul_"] < depth["sum_1"] < depth["output"]
+    assert depth["other"] == 1                   # reads only d: order does not concern it
+    # A write also waits for the readers of what it overwrites (slice_1 reads a before f writes it).
+    chain = layers(collapse.full(_chain_graph()))
+    assert chain["f"] > chain["e"]
+
+
 def test_place_row_keeps_order_and_gaps_and_desired_places_when_free():
     sizes = {k: (100.0, 30.0, []) for k in "abc"}
     free = _place_row(["a", "b", "c"], {"a": 0.0, "b": 500.0, "c": 1000.0}, sizes)
@@ -148,8 +167,12 @@ def test_write_edges_from_in_place_ops_to_what_they_write(synthetic):
     # A Dynamo graph's in-place tensor method writes the tensor it is called on.
     dyn = unchanged_dynamo_report().before
     assert writes_of(dyn.nodes[3]) == ("getitem",) and collapse.full(dyn).writes == [("add_", "getitem")]
+    assert writes_of(NodeInfo("s", "call_function", "relu_", ("x",), (), "")) == ("x",)
+    assert writes_of(NodeInfo("s", "call_function", "setitem", ("x", "v"), (), "")) == ("x",)
     assert writes_of(NodeInfo("s", "call_method", "sum", ("x",), (), "")) == ()
     assert writes_of(NodeInfo("s", "call_method", "__setitem__", ("x",), (), "")) == ()
+    assert writes_of(NodeInfo("s", "call_function", "aten.add_", ("x", "y"), (), "")) == ()   # the report's word
+    assert writes_of(NodeInfo("s", "call_function", "getitem", ("x",), (), "")) == ()
 
 
 def test_write_edges_are_drawn_dashed_in_the_write_colour(synthetic):
