@@ -1,5 +1,5 @@
 """Tests of the corpus tools themselves: the case format, the checks, state comparison, coverage,
-the runner against a deliberately broken rule file, explain and its HTML."""
+the runner against a deliberately broken rule file."""
 from __future__ import annotations
 
 import io
@@ -8,7 +8,6 @@ import shutil
 import subprocess
 import sys
 import textwrap
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -341,80 +340,6 @@ def test_cli_reports_failure_and_trace(tmp_path):
     assert "why-not trace:" in proc.stdout
     assert "reinplace/index_put_old_value_read_after" in proc.stdout and "FAIL" in proc.stdout
     assert "[1/1] FAIL" in proc.stderr  # progress, not a tty here
-
-
-# --------------------------------------------------------------------------- explain
-
-
-def _slice_add(x, d):
-    x[1:-1].add_(d)
-
-
-def test_explain_text():
-    from rewrite.testing.explain import explain
-
-    text = explain(_slice_add, torch.randn(8), torch.randn(6))
-    assert "== inference graph:" in text
-    assert "-- before the rules --" in text and "-- after the rules --" in text
-    assert "slice_scatter" in text
-    assert re.search(r"reinplace_scatter_into_input @ \S+reinplace\.rules:\d+ on slice_scatter", text)
-    assert "rule source (" in text and "reached: match" in text
-    assert re.search(r"estimated clone/copy traffic removed: \d+ bytes per call", text)
-
-
-def test_explain_cli_and_html(tmp_path):
-    out = tmp_path / "page.html"
-    proc = subprocess.run([sys.executable, "-m", "rewrite", "explain",
-                           str(CORPUS / "reinplace" / "composed_field_update.py") + "::composed", "--html", str(out)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    assert "reinplace_scatter_into_input" in proc.stdout
-    page = out.read_text()
-    assert "<style>" in page and "<script" not in page and "http" not in page.replace("http://www.w3.org/2000/svg", "")
-    svgs = re.findall(r"<svg.*?</svg>", page, flags=re.S)
-    assert len(svgs) >= 2
-    for svg in svgs:
-        ET.fromstring(svg)  # well-formed
-    assert any("index_put" in svg and "arg0_1" in svg for svg in svgs)
-
-
-def test_explain_target_errors(tmp_path):
-    from rewrite.testing.explain import TargetError, load_target
-
-    f = tmp_path / "m.py"
-    f.write_text("import torch\ndef g(x):\n    return x + 1\ndef g_inputs():\n    return (torch.ones(2),)\n")
-    fn, inputs, name, settings = load_target(f"{f}::g")
-    assert name == "g" and inputs[0].shape == (2,) and settings == {}
-    with pytest.raises(TargetError, match=r"has no function 'h' \(functions: g, g_inputs\)"):
-        load_target(f"{f}::h")
-    f.write_text("def g(x):\n    return x\n")
-    with pytest.raises(TargetError, match="neither g_inputs\\(\\) nor inputs\\(\\)"):
-        load_target(f"{f}::g")
-
-
-def test_graph_text_parsing():
-    from rewrite.testing.graphtext import changed_names, layers, parse_graph_text
-
-    text = textwrap.dedent('''\
-        class <lambda>(torch.nn.Module):
-            def forward(self, arg0_1: "f32[8]", arg1_1: "f32[6]"):
-                slice_1: "f32[6]" = torch.ops.aten.slice.Tensor(arg0_1, 0, 1, -1)
-                add: "f32[6]" = torch.ops.aten.add.Tensor(slice_1, arg1_1);  slice_1 = arg1_1 = None
-                copy_: "f32[8]" = torch.ops.aten.copy_.default(arg0_1, add);  arg0_1 = add = copy_ = None
-                return ()
-        ''')
-    g = parse_graph_text(text)
-    assert [(n.name, n.op) for n in g.nodes] == [("arg0_1", "input"), ("arg1_1", "input"),
-                                                 ("slice_1", "aten.slice.Tensor"), ("add", "aten.add.Tensor"),
-                                                 ("copy_", "aten.copy_.default"), ("output", "output")]
-    assert g.by_name()["add"].inputs == ["slice_1", "arg1_1"]
-    assert layers(g)["copy_"] == 3
-    fx_text = "graph():\n    %x : [num_users=1] = placeholder[target=x]\n" \
-              "    %neg : [num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%x,), kwargs = {})\n" \
-              "    return (neg,)"
-    g2 = parse_graph_text(fx_text)
-    assert [(n.name, n.op, n.inputs) for n in g2.nodes][:2] == [("x", "input", []), ("neg", "aten.neg.default", ["x"])]
-    assert changed_names(g, g2) >= {"slice_1", "neg"}
 
 
 # --------------------------------------------------------------------------- pytest collection

@@ -1,0 +1,38 @@
+"""Compiling one function with the rules and keeping the reports of its graphs."""
+from __future__ import annotations
+
+from typing import Callable, List, Optional, Sequence
+
+import torch
+from torch.utils._pytree import tree_flatten
+
+from rewrite.engine.report import Report
+from rewrite.explain.text import render_text
+
+
+def _mode_for(inputs: Sequence) -> str:
+    flat, _ = tree_flatten(list(inputs))
+    return "training" if any(isinstance(t, torch.Tensor) and t.requires_grad for t in flat) else "inference"
+
+
+def explain_reports(fn: Callable, *inputs, base: str = "eager", rules=None, mode: Optional[str] = None,
+                    dynamic: bool = False) -> List[Report]:
+    """Compile ``fn`` with the rules (under inference_mode unless an input requires grad, or as
+    ``mode`` says), call it once on ``inputs`` and return the reports."""
+    from rewrite.backend import make_backend
+    from rewrite.testing.execute import mode_context
+
+    torch._dynamo.reset()
+    backend = make_backend(rules=rules, base=base, cache=False)  # every graph rewritten and reported
+    compiled = torch.compile(fn, backend=backend, fullgraph=True, dynamic=dynamic)
+    with mode_context(mode or _mode_for(inputs)):
+        compiled(*inputs)
+    return list(backend.reports)
+
+
+def explain(fn: Callable, *inputs, base: str = "eager", rules=None, mode: Optional[str] = None,
+            dynamic: bool = False) -> str:
+    """The explanation of what the rules did to ``fn``'s graphs, as text."""
+    name = getattr(fn, "__name__", "fn")
+    return render_text(explain_reports(fn, *inputs, base=base, rules=rules, mode=mode, dynamic=dynamic),
+                       title=f"{name} [{base}]")
