@@ -134,3 +134,37 @@ def write_results(out, lines) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines) + "\n")
     print(f"written to {out}")
+
+
+class CompileWatch:
+    """Every compilation torch.compile runs while installed (Dynamo's compile start/end
+    callbacks): ``events`` holds (trigger, compile id "frame/compile", seconds).  Triggers:
+    "DYNAMO" (a frame traced and compiled) and "LAZY_BACKWARD" (a backward graph compiled on its
+    first use).  ``torch._dynamo.reset()`` drops the callbacks: install after it."""
+
+    def __init__(self):
+        self.events = []
+        self._open = {}
+
+    def __enter__(self):
+        torch._dynamo.callback_handler.register_start_callback(self._start)
+        torch._dynamo.callback_handler.register_end_callback(self._end)
+        return self
+
+    def __exit__(self, *exc):
+        torch._dynamo.callback_handler.remove_start_callback(self._start)
+        torch._dynamo.callback_handler.remove_end_callback(self._end)
+
+    def _start(self, args) -> None:
+        self._open[(args.callback_trigger, args.compile_id)] = time.perf_counter()
+
+    def _end(self, args) -> None:
+        t0 = self._open.pop((args.callback_trigger, args.compile_id), None)
+        if t0 is not None:
+            self.events.append((args.callback_trigger.name, str(args.compile_id), time.perf_counter() - t0))
+
+
+def recompiles(events) -> int:
+    """Compilations of a frame already compiled among ``events`` (CompileWatch events)."""
+    frames = [cid.split("/")[0] for trigger, cid, _ in events if trigger == "DYNAMO"]
+    return len(frames) - len(set(frames))

@@ -1,0 +1,172 @@
+"""The model zoo: real model code (transformers, torch.optim, DDP) with random weights, on eager,
+stock Inductor and rewrite in one run.
+
+    python -m pip install -e '.[models]'     # transformers, pinned
+    python benchmarks/models.py              # everything, about 15 minutes on 2 cores
+    python benchmarks/models.py --programs "decode static cache" --no-ddp --no-sweeps
+
+Programs (benchmarks/zoo_programs.py, benchmarks/zoo_ddp.py): Llama decode with a static cache,
+Mistral decode with a sliding-window cache, a Llama training step (loss, backward, AdamW), a
+ResNet + BatchNorm training step (SGD), an AdamW foreach step alone, and a Llama training step
+in DDP on 2 processes over gloo on 127.0.0.1.  For each, per backend: correctness against eager
+after each of the first 3 calls, the copies left in the final graphs Inductor lowers and their
+traffic, median latency (backends interleaved), compile time, recompiles, and the rules that
+fired.  Then recompile sweeps under dynamic=True.  The results (markdown, and JSON with every
+copy and a graph excerpt around it) go to benchmarks/results/models_<date>.{md,json}.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))   # this checkout's rewrite, not an installed one
+
+import torch  # noqa: E402
+
+from common import machine, stamp  # noqa: E402
+from zoo_measure import BACKENDS, prime_process, run_program, run_sweep  # noqa: E402
+from zoo_programs import INFERENCE, SWEEP_CALLS, SWEEP_POINTS, static_decode_sweep, zoo  # noqa: E402
+from zoo_report import DEFINITIONS, program_details, sweep_lines, table  # noqa: E402
+
+RESULTS = HERE / "results"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_ddp(args) -> dict:
+    """Both DDP workers (benchmarks/zoo_ddp.py), bounded by --ddp-timeout; rank 0's measurements,
+    correctness from every rank."""
+    from zoo_ddp import NAME, WORLD
+
+    port, tmp = free_port(), Path(tempfile.mkdtemp(prefix="zoo-ddp-"))
+    outs = [tmp / f"rank{r}.json" for r in range(WORLD)]
+    logs = [open(tmp / f"rank{r}.log", "w") for r in range(WORLD)]
+    extra = ["--calls", str(args.calls), "--warmup", str(args.warmup), "--threads", str(args.threads)]
+    extra += ["--mode", args.mode] if args.mode else []
+    procs = [subprocess.Popen([sys.executable, str(HERE / "zoo_ddp.py"), str(r), str(port), str(outs[r]), *extra],
+                              stdout=logs[r], stderr=subprocess.STDOUT) for r in range(WORLD)]
+    deadline, error = time.monotonic() + args.ddp_timeout, None
+    for p in procs:
+        try:
+            p.wait(timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            error = f"timed out after {args.ddp_timeout} s"
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    for f in logs:
+        f.close()
+    results = [json.loads(o.read_text()) if o.exists() else None for o in outs]
+    if error or any(r is None for r in results):
+        tail = (tmp / "rank0.log").read_text()[-1500:]
+        error = error or f"a worker exited with {[p.returncode for p in procs]}"
+        return {"name": NAME, "what": "DDP", "error": f"{error}; rank 0 log tail: {tail}", "backends": {}}
+    merged = results[0]
+    for backend, d in merged["backends"].items():
+        per_rank = [r["backends"][backend].get("correct") for r in results]
+        if all(c is not None for c in per_rank):
+            d["correct"] = {**per_rank[0], "ok": all(c["ok"] for c in per_rank),
+                            "exact": all(c["exact"] for c in per_rank),
+                            "max_abs_diff": max(c["max_abs_diff"] for c in per_rank),
+                            "problems": [p for c in per_rank for p in c["problems"]][:10]}
+        errors = [r["backends"][backend].get("error") for r in results]
+        d["error"] = next((e for e in errors if e), None)
+    return merged
+
+
+def run_sweeps(args) -> list:
+    return [
+        run_sweep(f"decode static cache, {len(SWEEP_POINTS)} (cache, prompt) lengths",
+                  static_decode_sweep, len(SWEEP_POINTS), SWEEP_CALLS, INFERENCE, mode=args.mode, dynamic=True),
+    ]
+
+
+def report(args, results, sweeps, seconds) -> list:
+    lines = [f"# Model zoo: stock Inductor vs rewrite ({stamp()})", "",
+             f"machine: {machine()}", "",
+             f"transformers {_version('transformers')}; torch threads {args.threads}; "
+             f"{args.calls} timed calls after {args.warmup} warm-up calls (+3 checked calls); "
+             f"torch.compile mode: {args.mode or 'default'}; total run time {seconds / 60:.1f} min", "",
+             DEFINITIONS, "", *table(results), ""]
+    if sweeps:
+        lines += ["## Recompile sweeps (dynamic=True)", "",
+                  f"Static cache: a new cache for each (cache length, prompt length) in {list(SWEEP_POINTS)}, "
+                  f"{SWEEP_CALLS} decode calls each, the cache passed as an argument.", "",
+                  *sweep_lines(sweeps), ""]
+    lines += ["## Per program", ""]
+    for r in results:
+        if r.get("error"):
+            lines += [f"### {r['name']}", "", f"**failed**: {r['error']}", ""]
+        else:
+            lines += program_details(r)
+    return lines
+
+
+def _version(package: str) -> str:
+    try:
+        from importlib.metadata import version
+
+        return version(package)
+    except Exception:
+        return "not installed"
+
+
+def main(argv=None) -> int:
+    programs = zoo()
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--programs", nargs="*", default=list(programs), choices=list(programs), metavar="NAME",
+                   help=f"programs to run (default all: {', '.join(programs)})")
+    p.add_argument("--calls", type=int, default=20, help="timed calls per backend (median reported)")
+    p.add_argument("--warmup", type=int, default=3, help="untimed calls per backend after the 3 checked ones")
+    p.add_argument("--threads", type=int, default=1, help="torch threads (default 1: on small shared VMs waking "
+                   "a second thread can cost milliseconds per parallel region and swamps the comparison)")
+    p.add_argument("--mode", default=None, help="torch.compile mode for both compiled backends (default: none)")
+    p.add_argument("--no-ddp", action="store_true", help="skip the DDP program")
+    p.add_argument("--no-sweeps", action="store_true", help="skip the recompile sweeps")
+    p.add_argument("--ddp-timeout", type=int, default=900, help="seconds before the DDP workers are stopped")
+    p.add_argument("--out", type=Path, default=None,
+                   help="results file stem (default benchmarks/results/models_<date>)")
+    args = p.parse_args(argv)
+    if importlib.util.find_spec("transformers") is None:
+        print("benchmarks/models.py needs transformers: python -m pip install -e '.[models]'", file=sys.stderr)
+        return 2
+    torch.set_num_threads(args.threads)
+    t0 = time.monotonic()
+    prime_process()
+    results = []
+    for name in args.programs:
+        print(f"== {name}", flush=True)
+        results.append(run_program(programs[name], args.calls, args.warmup, mode=args.mode))
+        print("\n".join(table(results[-1:])[2:]), flush=True)
+    sweeps = [] if args.no_sweeps else run_sweeps(args)
+    if not args.no_ddp:
+        print("== DDP", flush=True)
+        results.append(run_ddp(args))
+    lines = report(args, results, sweeps, time.monotonic() - t0)
+    print("\n".join(lines))
+    stem = args.out or RESULTS / f"models_{stamp()[:10]}"
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    stem.with_suffix(".md").write_text("\n".join(lines) + "\n")
+    stem.with_suffix(".json").write_text(json.dumps(
+        {"stamp": stamp(), "machine": machine(), "args": {k: str(v) for k, v in vars(args).items()},
+         "backends": BACKENDS, "programs": results, "sweeps": sweeps}, indent=1, default=str) + "\n")
+    print(f"written to {stem.with_suffix('.md')} and .json")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
