@@ -161,10 +161,22 @@ class RewriteBackend:
                 report = self.rule_set.apply(gm, graph_kind="dynamo")
             self._log.add(report, "dynamo", None)
         patches = inductor_config(mode, options)
+        self._warn_if_passes_off(patches, mode)
         kind = "inference" if _is_inference(example_inputs) else "forward"
         if self.base == "inductor":
             return self._inductor(gm, example_inputs, patches)
         return self._eager(gm, example_inputs, kind, patches)
+
+    def _warn_if_passes_off(self, patches: Dict[str, Any], mode: Optional[str]) -> None:
+        """``mode="lite"`` (or the options) turn Inductor's pass pipelines off, and with them the
+        rules that run inside it; say so rather than report nothing."""
+        off = [(flag, stages) for flag, stages in (("use_post_grad_passes", ("inference", "forward", "backward")),
+                                                    ("use_joint_graph_passes", ("joint",)))
+               if patches.get(flag) is False and any(self.rule_set.runs_at(s) for s in stages)]
+        for flag, stages in off:
+            log.warning("%s=False (%s): Inductor runs no %s passes, so the rules of stage %s do not run",
+                        flag, f"mode {mode!r}" if mode else "options", flag.split("_")[1].replace("post", "post-grad"),
+                        "/".join(stages))
 
     def _patches(self, patches: Dict[str, Any]) -> Dict[str, Any]:
         from torch._inductor import config
@@ -205,7 +217,7 @@ class RewriteBackend:
         """AOTAutograd with Inductor's decompositions, joint-graph passes, partitioner and
         post-grad passes (ours among them, where Inductor would run them); then run the graphs."""
         from functorch.compile import make_boxed_func
-        from torch._functorch.aot_autograd import aot_module_simplified
+        from torch._dynamo.backends.common import aot_autograd
         from torch._inductor import config
         from torch._inductor.compile_fx import _recursive_post_grad_passes
         from torch._inductor.decomposition import select_decomp_table
@@ -228,14 +240,17 @@ class RewriteBackend:
 
             return compile_graph
 
+        # torch's aot_autograd backend helper, not aot_module_simplified alone: the DDP optimizer
+        # counts its calls to know that the compiled submodules take fake inputs, and it keeps
+        # Dynamo out of the backward compiler.
+        aot = aot_autograd(
+            fw_compiler=compiler(kind), bw_compiler=compiler("backward"), inference_compiler=compiler("inference"),
+            decompositions=select_decomp_table(),
+            partition_fn=_inductor_partition_fn(),
+            keep_inference_input_mutations=True,
+        )
         with config.patch(inductor_patches):
-            return aot_module_simplified(
-                gm, example_inputs,
-                fw_compiler=compiler(kind), bw_compiler=compiler("backward"), inference_compiler=compiler("inference"),
-                decompositions=select_decomp_table(),
-                partition_fn=_inductor_partition_fn(),
-                keep_inference_input_mutations=True,
-            )
+            return aot(gm, example_inputs)
 
     def fired(self) -> List[str]:
         return [name for rep in self.reports for name in rep.fired_rules()]
