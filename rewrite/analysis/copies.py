@@ -37,9 +37,11 @@ class Copy:
     kind: str          # "functional", "copy-back", "materialization"
     shape: tuple
     nbytes: object     # int, or a sympy expression
+    hint_bytes: Optional[int] = None   # at the sizes this graph was compiled for (display only)
 
     def describe(self) -> str:
-        return f"{self.node} ({self.op}, {self.kind}, {list(self.shape)}, {self.nbytes} bytes)"
+        at = "" if isinstance(self.nbytes, int) or self.hint_bytes is None else f" (= {self.hint_bytes} here)"
+        return f"{self.node} ({self.op}, {self.kind}, {list(self.shape)}, {self.nbytes} bytes{at})"
 
 
 def copy_of(n: fx.Node) -> Optional[Copy]:
@@ -66,7 +68,10 @@ def copy_of(n: fx.Node) -> Optional[Copy]:
             kind = "materialization"
     if kind is None:
         return None
-    return Copy(n.name, name, kind, tuple(dim_key(s) for s in val.shape), dim_key(val.numel()) * val.element_size())
+    numel = val.numel()
+    hint = numel if isinstance(numel, int) else numel.node.hint
+    return Copy(n.name, name, kind, tuple(dim_key(s) for s in val.shape), dim_key(numel) * val.element_size(),
+                None if hint is None else int(hint) * val.element_size())
 
 
 def _materializes(n: fx.Node) -> bool:

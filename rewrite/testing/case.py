@@ -54,8 +54,8 @@ class Case:
     case_id: str                      # "<rule-file-stem>/<case>" (directory/file stem)
     expectations: List[Expectation]
     mode: str = "inference"
-    calls: int = 2
-    dynamic: bool = False
+    calls: int = 3
+    dynamic: object = False           # True, False or "both" (every expectation holds in each)
     doc: str = ""
     function: str = "fn"
     inputs_function: str = "inputs"
@@ -68,6 +68,11 @@ class Case:
 
     def has(self, kind: str) -> bool:
         return any(e.kind == kind for e in self.expectations)
+
+    @property
+    def dynamic_modes(self) -> List[bool]:
+        """The ``dynamic=`` values the case is compiled with, one run each."""
+        return [False, True] if self.dynamic == "both" else [bool(self.dynamic)]
 
     @property
     def inductor(self) -> bool:
@@ -189,7 +194,9 @@ def _read_setting(path, name, value_node, lineno, values, lines):
         except ValueError:
             raise CaseFormatError(path, lineno, f"{name} must be a literal {SETTINGS[name].__name__}") from None
         expected = SETTINGS[name]
-        if type(value) is not expected:
+        if name == "DYNAMIC" and value == "both":
+            pass
+        elif type(value) is not expected:
             raise CaseFormatError(path, lineno, f"{name} must be a {expected.__name__}, "
                                                 f"not {type(value).__name__} {value!r}")
         values[name] = value

@@ -7,7 +7,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Sequence, Union
+from typing import List, Optional, Sequence, Union
 
 import torch
 
@@ -67,15 +67,17 @@ def graph_diff(reports: Sequence[Report]) -> str:
     return "\n".join(chunks)
 
 
-def compile_case(fn, case: Case, base: str, rules):
-    """``(compiled_fn, backend)``: a fresh backend and fresh Dynamo caches for every case."""
+def compile_case(fn, case: Case, base: str, rules, dynamic: Optional[bool] = None):
+    """``(compiled_fn, backend)``: a fresh backend and fresh Dynamo caches for every case;
+    ``dynamic`` overrides the case's setting (one of its ``dynamic_modes``)."""
     from rewrite.backend import make_backend
 
     torch._dynamo.reset()
     # cache=False: a graph served from Inductor's FX graph cache would skip the rules and report
     # nothing, and the expectations are about what the rules did.
     backend = make_backend(rules=rules, base=base, cache=False)
-    compiled = torch.compile(fn, backend=backend, fullgraph=True, dynamic=case.dynamic)
+    compiled = torch.compile(fn, backend=backend, fullgraph=True,
+                             dynamic=bool(case.dynamic) if dynamic is None else dynamic)
     return compiled, backend
 
 
@@ -116,7 +118,7 @@ def run_case(target: Union[str, Path, Case], base: str = "eager", rules=None) ->
         return result
     try:
         with torch.device(test_device()):
-            _run(case, base, rules, result)
+            _run_modes(case, base, rules, result)
     except Exception as exc:  # noqa: BLE001 - a broken case/harness must not take the run down
         result.failures.append("harness error: " + "".join(traceback.format_exception(exc))[-3000:])
     if result.failures and result.status == "pass":
@@ -125,7 +127,23 @@ def run_case(target: Union[str, Path, Case], base: str = "eager", rules=None) ->
     return result
 
 
-def _run(case: Case, base: str, rules, result: CaseResult) -> None:
+def _run_modes(case: Case, base: str, rules, result: CaseResult) -> None:
+    """Run the case once per ``dynamic`` mode it asks for; with two, every failure names its mode
+    and the trace, diff and summary are the static run's."""
+    modes = case.dynamic_modes
+    if len(modes) == 1:
+        _run(case, base, rules, result, modes[0])
+        return
+    for dynamic in modes:
+        one = CaseResult(case_id=result.case_id, path=result.path, base=base, rules=result.rules)
+        _run(case, base, rules, one, dynamic)
+        result.failures += [f"dynamic={dynamic}: {f}" for f in one.failures]
+        result.candidates += one.candidates
+        if not dynamic:
+            result.got, result.trace, result.diff = one.got, one.trace, one.diff
+
+
+def _run(case: Case, base: str, rules, result: CaseResult, dynamic: Optional[bool] = None) -> None:
     fn, make_inputs, reference = case.load()
 
     for e in case.of_kind("eager_raises"):
@@ -143,7 +161,7 @@ def _run(case: Case, base: str, rules, result: CaseResult) -> None:
             who = "reference" if reference else "eager"
             result.failures.append(f"{who} raised on call {eager.failed_call + 1}: {_error_text(eager.error)}")
 
-    compiled_fn, backend = compile_case(fn, case, base, rules)
+    compiled_fn, backend = compile_case(fn, case, base, rules, dynamic)
     compiled = run_calls(compiled_fn, fresh_inputs(make_inputs), case.mode, case.calls)
     reports: List[Report] = list(getattr(backend, "reports", []))
     if compiled.error is not None and (matches or not (case.has("eager_raises") or refusals)):

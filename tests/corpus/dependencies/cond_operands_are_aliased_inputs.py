@@ -10,6 +10,7 @@ compile_raises: DependencyError because share memory without a view
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 
 
 def fn(x0, x1, x2):

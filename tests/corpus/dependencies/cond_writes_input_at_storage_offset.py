@@ -5,12 +5,13 @@ the op is left to torch (`rewrite fuzz`, seed 0 program 214)."""
 import torch
 
 EXPECT = """
-rejects: cond_captured_mutations at rewrite because storage offset 6
+rejects: cond_captured_mutations at rewrite because is a view at storage offset
 matches_eager exact
 inductor
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 
 
 def fn(x0, x1):

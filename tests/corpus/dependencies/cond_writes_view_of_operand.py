@@ -8,6 +8,7 @@ matches_eager exact
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 
 
 def fn(x2):

@@ -16,6 +16,7 @@ inductor
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 
 
 def fn(x):
