@@ -242,14 +242,20 @@ class RewriteBackend:
 
         # torch's aot_autograd backend helper, not aot_module_simplified alone: the DDP optimizer
         # counts its calls to know that the compiled submodules take fake inputs, and it keeps
-        # Dynamo out of the backward compiler.
+        # Dynamo out of the backward compiler.  Pre-grad passes and functorch settings as
+        # compile_fx gives them, so both bases see the same graphs.
+        from torch._functorch import config as functorch_config
+        from torch._inductor.compile_fx import run_pre_grad_passes
+
         aot = aot_autograd(
             fw_compiler=compiler(kind), bw_compiler=compiler("backward"), inference_compiler=compiler("inference"),
             decompositions=select_decomp_table(),
             partition_fn=_inductor_partition_fn(),
             keep_inference_input_mutations=True,
+            pre_grad_passes=run_pre_grad_passes,
         )
-        with config.patch(inductor_patches):
+        with config.patch(inductor_patches), functorch_config.patch(unlift_effect_tokens=True,
+                                                                     selective_decompose=config.selective_decompose):
             return aot(gm, example_inputs)
 
     def fired(self) -> List[str]:

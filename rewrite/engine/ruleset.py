@@ -209,7 +209,9 @@ class RuleSet:
     def _sweep(self, st: _GraphState, tier: int, records, report: Report):
         """One pass over the graph's nodes with the rules of priority ``tier``."""
         fired = False
-        for node in list(st.graph.nodes):
+        nodes, i = list(st.graph.nodes), 0
+        while i < len(nodes):
+            node, i = nodes[i], i + 1
             if node._erased:
                 continue
             for rule in self.candidates_for(node, st.stage):
@@ -221,7 +223,13 @@ class RuleSet:
                 cand, restored = self._try(rule, node, st)
                 st.spent[rule.name] = st.spent.get(rule.name, 0.0) + time.perf_counter() - started
                 if restored:
-                    st = self._state(st.root, st.graph, st.stage, st.label)   # node objects were replaced
+                    # the graph was rebuilt from a snapshot: same structure, new node objects;
+                    # go on from the same position with fresh analyses (time spent and stopped
+                    # rules carry over)
+                    fresh = self._state(st.root, st.graph, st.stage, st.label)
+                    fresh.spent, fresh.disabled, fresh.initial_size = st.spent, st.disabled, st.initial_size
+                    st, nodes = fresh, list(st.graph.nodes)
+                    node = nodes[i - 1]
                 if cand.fired:
                     report.candidates.append(cand)
                     report.bytes_removed += cand.bytes_removed
@@ -235,8 +243,6 @@ class RuleSet:
                     st.disabled[rule.name] = "time"
                     _warn(report, f"rule {rule.name} @ {rule.location} spent more than {RULE_TIME_BUDGET:.0f} s "
                                   f"on {st.label}; stopped there")
-                if restored:
-                    return st, fired
         return st, fired
 
     def _try(self, rule: compiler.CompiledRule, node: fx.Node, st: _GraphState) -> Tuple[Candidate, bool]:

@@ -7,8 +7,9 @@ only restores arguments and drops what was created.  The candidate's report (wha
 what was added) and the legality check both read this log; nothing else records effects.
 
 ``validate`` checks structure: inputs defined before use, nothing still reading an erased node,
-no placeholder or output erased, replacements of equal shape, dtype and device, fake-tensor
-metadata on every new ATen node, and ``graph.lint()`` on small graphs (always under ``strict``).
+no placeholder or output erased, no write erased unless a node the rewrite adds writes the same
+memory, replacements of equal shape, dtype and device, fake-tensor metadata on every new ATen
+node, and ``graph.lint()`` on small graphs (always under ``strict``).
 
 A rule whose actions include Python registered by a user may edit the graph without the
 transaction; for those the engine takes a :class:`Snapshot` first and restores it exactly, node
@@ -122,9 +123,18 @@ class Transaction:
                     raise ValidationError(f"{node.name} reads {inp.name} from another graph")
                 if node.op != "output" and not inp < node:
                     raise ValidationError(f"{node.name} reads {inp.name} before it is defined")
+        kept_writes = None
         for node in self.to_erase:
             if node.op in ("placeholder", "output"):
                 raise ValidationError(f"cannot erase {node.op} {node.name}")
+            written = {_alias_root(w) for w in op_families.written_nodes(node)}
+            if written:
+                if kept_writes is None:
+                    kept_writes = {_alias_root(w) for n in live for w in op_families.written_nodes(n)}
+                lost = written - kept_writes
+                if lost:
+                    raise ValidationError(f"cannot erase {node.name}: it writes {', '.join(sorted(n.name for n in lost))} "
+                                          f"and no node the rewrite adds takes that write over")
             users = [u for u in node.users if u not in self.to_erase]
             if users:
                 raise ValidationError(f"cannot erase {node.name}: still used by {', '.join(u.name for u in users)}")
@@ -163,6 +173,18 @@ class Transaction:
             if hasattr(self.root, name):
                 delattr(self.root, name)
         self.created, self.old_args, self.to_erase, self.modules, self.replaced = [], {}, [], [], {}
+
+
+def _alias_root(node: fx.Node) -> fx.Node:
+    """The tensor whose memory ``node`` is a view of (itself when it is not a view)."""
+    seen = set()
+    while node not in seen:
+        seen.add(node)
+        source = op_families.alias_source(node)
+        if source is None:
+            break
+        node = source
+    return node
 
 
 def check_replacement(old: fx.Node, new: Any) -> None:

@@ -81,39 +81,3 @@ def placeholders(gm: fx.GraphModule):
 
 def ops(gm: fx.GraphModule):
     return [op_display_name(n.target) for n in gm.graph.nodes if n.op == "call_function"]
-
-
-class final_graph_texts:
-    """Context manager collecting the post-grad graphs exactly as Inductor lowers them (after
-    all of its passes, its own reinplacing included), as readable text, from Inductor's
-    ``post_grad_graphs`` log artifact; Inductor's FX graph cache is off meanwhile (a hit skips
-    the passes)."""
-
-    NAME = "torch._inductor.compile_fx.__post_grad_graphs"
-
-    def __enter__(self):
-        import logging
-
-        self.texts = []
-        texts = self.texts
-
-        class Handler(logging.Handler):
-            def emit(self, record):
-                texts.append(record.getMessage())
-
-        self._logger = logging.getLogger(self.NAME)
-        self._saved = (self._logger.level, self._logger.propagate)
-        self._handler = Handler()
-        self._logger.setLevel(logging.DEBUG)
-        self._logger.propagate = False
-        self._logger.addHandler(self._handler)
-        self._patch = inductor_config.patch(fx_graph_cache=False)
-        self._patch.__enter__()
-        return self.texts
-
-    def __exit__(self, *exc):
-        self._patch.__exit__(*exc)
-        self._logger.removeHandler(self._handler)
-        self._logger.setLevel(self._saved[0])
-        self._logger.propagate = self._saved[1]
-        return False

@@ -191,7 +191,8 @@ def test_erasing_a_copy_back_that_still_carries_data_is_refused(tmp_path):
     report = rules(tmp_path, text).apply(gm)
     assert gm.code == before
     cand = report.rejected[0]
-    assert cand.stopped_at == "legality" and "leaves input" in cand.reason
+    # validation refuses it before the legality check would ("leaves input ... unchanged")
+    assert cand.stopped_at == "rewrite" and "no node the rewrite adds takes that write over" in cand.reason
 
 
 def test_registered_predicate_is_callable_from_rules_and_documented(tmp_path, registry):

@@ -67,7 +67,7 @@ def test_second_process_hits_the_fx_graph_cache(tmp_path):
 def test_case2_post_grad_graph_stock_inductor_vs_rewrite():
     """Stock Inductor keeps the slice_scatter (a full clone of `field`) in the final post-grad
     graph it lowers; under the rules it is gone, and both compute what eager computes."""
-    from graphs import final_graph_texts
+    from rewrite.testing.final_graphs import capture_final_graphs
 
     def composed(field, delta, indices, gain):
         field[1:-1].add_(delta)
@@ -82,16 +82,79 @@ def test_case2_post_grad_graph_stock_inductor_vs_rewrite():
     for name, be in (("stock", "inductor"), ("rewrite", make_backend(base="inductor", cache=False))):
         torch._dynamo.reset()
         want, got = inputs(), inputs()
-        with final_graph_texts() as texts, torch.inference_mode():
+        with capture_final_graphs() as graphs, torch.inference_mode():
             compiled = torch.compile(composed, backend=be, fullgraph=True)
             for _ in range(3):
                 composed(*want)
                 compiled(*got)
                 assert all(torch.allclose(a, b) for a, b in zip(want, got))
-        seen[name] = "\n".join(texts)
+        seen[name] = "\n".join(g.text for g in graphs)
     assert "aten.slice_scatter.default" in seen["stock"]
     assert "aten.slice_scatter.default" not in seen["rewrite"]
     assert "aten.index_put_.default" in seen["rewrite"]
     # the only copy left is of the three gathered rows the update reads
     assert "f32[3][1]cpu\" = torch.ops.aten.clone.default" in seen["rewrite"]
     assert "f32[64][1]cpu\" = torch.ops.aten.clone.default" not in seen["rewrite"]
+
+
+USER_PREDICATE_SCRIPT = textwrap.dedent('''
+    import sys, torch
+    from torch._dynamo.utils import counters
+    from rewrite import vocab
+    from rewrite.backend import make_backend
+
+    answer = sys.argv[2] == "yes"
+    if answer:
+        def allow_it(ctx, x):
+            """Always allow."""
+            return True
+    else:
+        def allow_it(ctx, x):
+            """Never allow."""
+            return False
+    vocab.register_predicate("allow_it", allow_it)
+
+    def slice_update(x, d):
+        x[1:-1].add_(d)
+
+    be = make_backend(rules=sys.argv[1], base="inductor")
+    with torch.inference_mode():
+        x = torch.zeros(8)
+        torch.compile(slice_update, backend=be, fullgraph=True)(x, torch.ones(6))
+    print("hit", counters["inductor"]["fxgraph_cache_hit"], "miss", counters["inductor"]["fxgraph_cache_miss"],
+          "fired", be.fired(), "value", x.tolist())
+''')
+
+GATED_RULE = """\
+opset view_scatter = aten.slice_scatter | aten.select_scatter
+
+rule gated_scatter
+  stage   post_grad
+  match   s = view_scatter(base: input, src, ...)
+  where   copied_back(s, base) and allow_it(base)
+  safe    not alias_used_between(base, s, copy_back(base)) and same_layout(s, base)
+  rewrite reinplace(s); erase(copy_back(base)); materialize_hazards()
+"""
+
+
+@pytest.mark.inductor
+def test_cache_key_covers_registered_python_predicates(tmp_path):
+    """Two processes share Inductor's FX graph cache; the second registers a predicate of the
+    same name with other code: it must not be served the first one's rewritten graph.  A third,
+    with the first one's code, is."""
+    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "cache"), TORCHINDUCTOR_FX_GRAPH_CACHE="1")
+    script, rules = tmp_path / "gated.py", tmp_path / "gated.rules"
+    script.write_text(USER_PREDICATE_SCRIPT)
+    rules.write_text(GATED_RULE)
+    lines = []
+    for answer in ("yes", "no", "yes"):
+        r = subprocess.run([sys.executable, str(script), str(rules), answer], env=env, capture_output=True,
+                           text=True, timeout=600)
+        assert r.returncode == 0, r.stderr[-2000:]
+        lines.append(r.stdout.strip().splitlines()[-1])
+    first, second, third = lines
+    assert "miss 1" in first and "'gated_scatter'" in first
+    assert "miss 1" in second and "hit 0" in second and "fired []" in second
+    assert "hit 1" in third and "miss 0" in third
+    expected = "value [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0]"
+    assert all(line.endswith(expected) for line in lines)

@@ -74,14 +74,24 @@ def test_result_pattern_writing_an_input_never_mutated(tmp_path):
 
 
 def test_erase_of_a_copy_back_that_carries_data(tmp_path):
+    """Erasing the copy-back alone is refused by validation (no new write of `x` takes it over);
+    with an in-place write of `x` that takes it over but writes the wrong value, by legality."""
     def f(x, d):
         x.add_(d)
+        x.mul_(2.0)
 
     gm = post_grad(f, *add_inputs())
     rs = load(tmp_path, """
         rule drop_copy_back
           match   c = aten.copy_(dst: input, src)
           rewrite erase(c)
+        """)
+    [cand] = rs.apply(gm).candidates
+    assert cand.stopped_at == "rewrite" and "no node the rewrite adds takes that write over" in cand.reason
+    rs = load(tmp_path, """
+        rule drop_copy_back
+          match   c = aten.copy_(dst: input, src: aten.mul.Tensor(a: aten.add.Tensor(dst, d), 2.0))
+          rewrite reinplace(a); erase(c)
         """)
     reason = refused(rs.apply(gm), "drop_copy_back")
     assert "leaves input `arg0_1` with a different final value" in reason
