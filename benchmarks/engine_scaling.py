@@ -14,7 +14,10 @@ Stitching gives the same ops as tracing all N layers at once, in about half the 
 
 Each measurement deep-copies the GraphModule first and times only the pass; the figure reported
 is the median over the runs.  Ours is ``RuleSet.apply(gm, "inference")`` with the shipped rules
-(everything it does, including its final ``gm.recompile()``).  Inductor's is
+(everything it does, including its final ``gm.recompile()``).  The last columns split ours by
+``Report.seconds``: the legality check under every rewrite, the simulation of Inductor's own
+reinplacing that decides ownership after the rules, and measuring the copies stock Inductor would
+leave (for the report; skipped above 20,000 nodes).  Inductor's is
 ``reinplace_inplaceable_ops(FakeTensorUpdater(gm), gm.graph)``, timed without building the
 ``FakeTensorUpdater`` (in ``post_grad_passes`` that is built once and shared by several passes).
 
@@ -98,12 +101,26 @@ def build(layers: int, template: fx.GraphModule) -> fx.GraphModule:
     return gm
 
 
+class Fired(int):
+    """The number of rules that fired, carrying the report's time split."""
+    seconds: dict
+
+
 def run_ours(rule_set: RuleSet):
     def run(gm: fx.GraphModule):
         t0 = time.perf_counter()
         report = rule_set.apply(gm, graph_kind="inference")
-        return time.perf_counter() - t0, len(report.fired)
+        elapsed = time.perf_counter() - t0
+        fired = Fired(len(report.fired))
+        fired.seconds = dict(report.seconds, total=elapsed)
+        return elapsed, fired
     return run
+
+
+def share(fired, key: str) -> str:
+    """``key``'s share of the pass's time in the last run."""
+    seconds = getattr(fired, "seconds", {})
+    return f"{seconds.get(key, 0.0) / seconds['total']:.0%}" if seconds.get("total") else "-"
 
 
 def run_inductor(gm: fx.GraphModule):
@@ -162,7 +179,8 @@ def main(argv=None) -> int:
         "'scatters': slice_scatter nodes in the original graph / after ours / after inductor's",
         "",
         f"{'nodes':>7} {'layers':>6} {'runs':>5} {'ours ms':>9} {'ours us/node':>12} {'inductor ms':>11} "
-        f"{'ind us/node':>11} {'ours/ind':>8} {'fired':>6} {'scatters before/ours/ind':>25}",
+        f"{'ind us/node':>11} {'ours/ind':>8} {'fired':>6} {'scatters before/ours/ind':>25} "
+        f"{'legality':>8} {'ownership':>9} {'copy measure':>12}",
     ]
     print("\n".join(lines), flush=True)
     measured = {}
@@ -175,7 +193,8 @@ def main(argv=None) -> int:
         scatter = torch.ops.aten.slice_scatter.default
         row = (f"{nodes:>7} {layers:>6} {f'{n_ours}/{n_ind}':>5} {t_ours * 1e3:>9.1f} {t_ours * 1e6 / nodes:>12.1f} "
                f"{t_ind * 1e3:>11.1f} {t_ind * 1e6 / nodes:>11.1f} {t_ours / t_ind:>8.2f} {fired:>6} "
-               f"{f'{count(gm, scatter)}/{count(ours_gm, scatter)}/{count(ind_gm, scatter)}':>25}")
+               f"{f'{count(gm, scatter)}/{count(ours_gm, scatter)}/{count(ind_gm, scatter)}':>25} "
+               f"{share(fired, 'legality'):>8} {share(fired, 'ownership'):>9} {share(fired, 'copy_measure'):>12}")
         print(row, flush=True)
         lines.append(row)
         if target == min(args.sizes):

@@ -11,7 +11,7 @@ Predicates return a :class:`~rewrite.analysis.verdict.Verdict`: the answer and w
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional, Set
 
 import torch
 import torch.fx as fx
@@ -26,6 +26,19 @@ from rewrite.analysis.op_names import op_display_name, targets_match
 from rewrite.analysis.verdict import Verdict, no, yes
 
 
+def _with_views(nodes: Iterable[fx.Node]) -> Set[fx.Node]:
+    """``nodes`` and the nodes viewing them (or their in-place results), transitively."""
+    out: Set[fx.Node] = set()
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if n in out or n._erased:
+            continue
+        out.add(n)
+        stack.extend(u for u in n.users if op_families.alias_source(u) is n or mutation.view_source(u) is n)
+    return out
+
+
 class GraphFacts:
     def __init__(self, graph: fx.Graph, graph_kind: str = "inference", root: Optional[fx.GraphModule] = None,
                  materialized: Optional[Dict] = None):
@@ -38,6 +51,7 @@ class GraphFacts:
         # writes present when the pass started: AOTAutograd's copy-back epilogue
         self.original_writes = {n for n in graph.nodes if n.op == "call_function" and op_families.written_nodes(n)}
         self._simulation = None
+        self._dirty: Set[object] = set()   # storages rewired since the simulation was made
         self._lowering = None
 
     # ------------------------------------------------------------------ bookkeeping
@@ -45,11 +59,54 @@ class GraphFacts:
     def note_new_node(self, node: fx.Node) -> None:
         if self._by_storage is not None and (fake_value(node) is not None or mutation.view_source(node) is not None):
             self._by_storage[self.storage_key(node)].append(node)
+        if self._lowering is not None:
+            self._lowering.note_new_node(node)
 
-    def note_changed(self) -> None:
-        """A transaction committed: drop what depends on the whole graph."""
-        self._simulation = None
-        self._lowering = None
+    def lowering_model(self, rewired: Iterable[fx.Node] = ()) -> LoweringModel:
+        """The lowering model of the graph as it is now; ``rewired``: nodes an open transaction
+        has rewired since the model last looked (their storage is looked up again)."""
+        if self._lowering is None:
+            self._lowering = LoweringModel(self.graph, self.materialized)
+        else:
+            self._lowering.forget(_with_views(rewired))
+        return self._lowering
+
+    def note_rolled_back(self, rewired: Iterable[fx.Node]) -> None:
+        """A transaction was undone: what was looked up while it was open is stale."""
+        stale = _with_views(rewired)
+        self._restore_storage(stale)
+        if self._lowering is not None:
+            self._lowering.forget(stale)
+
+    def _restore_storage(self, stale) -> Set[object]:
+        """Look the storage of ``stale`` nodes up again and move them in the index (in place:
+        a rebuild per rewrite makes a pass quadratic).  Returns the old and new keys."""
+        keys: Set[object] = set()
+        for n in stale:
+            old = self._storage.pop(n, None)
+            keys.add(old)
+            if self._by_storage is not None and old is not None and n in self._by_storage.get(old, ()):
+                self._by_storage[old].remove(n)
+            if fake_value(n) is not None or mutation.view_source(n) is not None:
+                new = self.storage_key(n)
+                keys.add(new)
+                if self._by_storage is not None:
+                    self._by_storage[new].append(n)
+        keys.discard(None)
+        return keys
+
+    def note_changed(self, rewired: Iterable[fx.Node] = ()) -> None:
+        """A transaction committed: drop what was derived from the old arguments of the
+        ``rewired`` nodes (and of views of them), and note the storages it touched: decisions
+        of the simulation about other storages stay valid."""
+        stale = _with_views(rewired)
+        if stale and self._simulation is not None and not self._simulation.judged:
+            self._simulation = None          # its judgement compares against the graph as it was
+        keys = self._restore_storage(stale)
+        if self._simulation is not None:
+            self._dirty |= keys
+        if self._lowering is not None:
+            self._lowering.forget(stale)
 
     # ------------------------------------------------------------------ storage and aliasing
 
@@ -58,17 +115,22 @@ class GraphFacts:
             return None
         if node in self._storage:
             return self._storage[node]
-        val = fake_value(node)
-        key = None
-        if val is not None:
-            try:
-                # a plain tuple: StorageWeakRef's own == fails against anything but its kind
-                key = ("storage", StorageWeakRef(val.untyped_storage()).cdata)
-            except (RuntimeError, NotImplementedError, TypeError):
-                key = None
-        if key is None:
-            src = mutation.view_source(node)
-            key = self.storage_key(src) if src is not None else ("node", node)
+        # through views and in-place results first: a pass that rewires a view leaves its fake
+        # value pointing at the old storage
+        src = op_families.alias_source(node) or mutation.view_source(node)
+        if src is not None and src is not node:
+            key = self.storage_key(src)
+        else:
+            val = fake_value(node)
+            key = None
+            if val is not None:
+                try:
+                    # a plain tuple: StorageWeakRef's own == fails against anything but its kind
+                    key = ("storage", StorageWeakRef(val.untyped_storage()).cdata)
+                except (RuntimeError, NotImplementedError, TypeError):
+                    key = None
+            if key is None:
+                key = ("node", node)
         self._storage[node] = key
         return key
 
@@ -359,31 +421,44 @@ class GraphFacts:
 
     # ------------------------------------------------------------------ Inductor's own pass
 
-    def _simulated(self):
-        if self._simulation is None:
+    def simulation(self, about: Optional[fx.Node] = None):
+        """Inductor's reinplacing simulated on the graph as it is.  Made again after a rewrite
+        committed, except that a question ``about`` a node whose memory no rewrite since has
+        touched is answered from the last one (Inductor decides per tensor, from that tensor's
+        aliases and users).  Without ``about``, always current (the engine's own final check of
+        Inductor's decisions uses that)."""
+        if self._simulation is None or (self._dirty and (about is None or self._touches_dirty(about))):
             self._simulation = simulate(self.root, self.graph, self.materialized)
+            self._dirty = set()
         return self._simulation
 
+    def _touches_dirty(self, n: fx.Node) -> bool:
+        keys = {self.storage_key(n)} | {self.storage_key(a) for a in n.all_input_nodes}
+        return bool(keys & self._dirty)
+
+    def seed_simulation(self, simulation) -> None:
+        """A simulation of the graph as it is now, made by the caller."""
+        if simulation is not None:
+            self._simulation, self._dirty = simulation, set()
+
     def inductor_reinplaces(self, n) -> Verdict:
-        decision = self._simulated().decisions.get(n)
+        decision = self.simulation(n).decisions.get(n)
         return Verdict(decision is not None, f"Inductor would write {n.name} in place" if decision else "")
 
     def inductor_reinplace_unsafe(self, n) -> Verdict:
-        decision = self._simulated().decisions.get(n)
+        decision = self.simulation(n).judge().decisions.get(n)
         if decision is None or not decision.unsafe:
             return no()
         return yes(decision.unsafe)
 
     def inductor_reinplace_reads_own_source(self, n) -> Verdict:
-        decision = self._simulated().decisions.get(n)
+        decision = self.simulation(n).judge().decisions.get(n)
         if decision is None or not decision.reads_own_source:
             return no()
         return yes(decision.unsafe)
 
     def lowering_hazard(self, w) -> Verdict:
-        if self._lowering is None:
-            self._lowering = LoweringModel(self.graph, self.materialized)
-        hazards = self._lowering.hazards([w]) if isinstance(w, fx.Node) else []
+        hazards = self.lowering_model().hazards([w]) if isinstance(w, fx.Node) else []
         return yes(hazards[0].describe()) if hazards else no()
 
     # ------------------------------------------------------------------ subgraphs

@@ -14,8 +14,9 @@ legality check as every rewrite (values, then lowering hazards).  Repair rules
 from __future__ import annotations
 
 import contextlib
+import functools
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set
+from typing import Callable, Dict, List, Optional, Set
 
 import torch.fx as fx
 from torch._inductor.fx_passes import reinplace as passes
@@ -42,8 +43,22 @@ class Simulation:
     decisions: Dict[fx.Node, Decision] = field(default_factory=dict)
     error: str = ""                        # the pass could not be simulated
     final_copies: List = field(default_factory=list)   # copies in the graph the pass leaves
+    _judge: Optional[Callable[[], None]] = None         # marks unsafe decisions; run on first need
+
+    @property
+    def judged(self) -> bool:
+        return self._judge is None
+
+    def judge(self) -> "Simulation":
+        """Decide which decisions would make the program wrong (the costly part: comparing the
+        whole graph before and after the simulated pass), once, when first asked."""
+        if self._judge is not None:
+            judge, self._judge = self._judge, None
+            judge()
+        return self
 
     def unsafe(self) -> List[Decision]:
+        self.judge()
         return [d for d in self.decisions.values() if d.unsafe]
 
 
@@ -101,7 +116,7 @@ def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] =
             sim.decisions[node] = Decision(node, f"Inductor's reinplacing could not be simulated ({sim.error})")
         return sim
     if sim.decisions:
-        _judge(graph, copy_graph, sim, original_of, pending, materialized)
+        sim._judge = functools.partial(_judge, graph, copy_graph, sim, original_of, pending, materialized)
     sim.final_copies = copies(copy_graph)
     return sim
 

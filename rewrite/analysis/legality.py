@@ -49,8 +49,15 @@ class Legality:
         self.lowering.note_new_node(node)
 
     def note_committed(self, rewired: Iterable[fx.Node]) -> None:
+        rewired = list(rewired)
         self.index.changed(rewired)
-        self.lowering = LoweringModel(self.graph, self.lowering.extern and {"extern": self.lowering.extern})
+        self.lowering.forget(AliasIndex._with_views(n for n in rewired if not n._erased))
+
+    def note_rolled_back(self, rewired: Iterable[fx.Node]) -> None:
+        """A checked transaction was undone: what was derived from its arguments is stale."""
+        alive = [n for n in rewired if not n._erased]
+        self.index.changed(alive)
+        self.lowering.forget(AliasIndex._with_views(alive))
 
     def check(self, created: Sequence[fx.Node], erased: Sequence[fx.Node],
               old_args: Dict[fx.Node, Tuple[tuple, dict]]) -> Verdict:
@@ -62,6 +69,8 @@ class Legality:
         changed = set(created) | set(erased) | set(old_args)
         if not changed:
             return yes()
+        self.index.pending(old_args)
+        self.lowering.forget(AliasIndex._with_views(n for n in old_args if not n._erased))
         before = GraphView("before", absent=set(created), old_args=dict(old_args), deferred=self.deferred)
         after = GraphView("after", absent=set(erased))
         divergence = Comparison(before, after, changed, self.index, self.terms).run()

@@ -126,6 +126,20 @@ class LoweringModel:
                     self._by_storage.setdefault(key, []).append(n)
         return self._by_storage
 
+    def forget(self, nodes: Iterable[fx.Node]) -> None:
+        """``nodes`` were rewired (pass the views of them too): their storage may have changed.
+        The index is updated in place (a rebuild per rewrite would make a pass quadratic)."""
+        for n in nodes:
+            old = self._storage.pop(n, None)
+            if self._by_storage is None:
+                continue
+            if old is not None and n in self._by_storage.get(old, ()):
+                self._by_storage[old].remove(n)
+            if not n._erased:
+                key = self.storage(n)
+                if key is not None:
+                    self._by_storage.setdefault(key, []).append(n)
+
     def note_new_node(self, node: fx.Node) -> None:
         if self._by_storage is not None:
             key = self.storage(node)

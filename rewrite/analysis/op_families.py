@@ -115,6 +115,7 @@ def functional_variant(op: torch._ops.OpOverload) -> Optional[torch._ops.OpOverl
     return None
 
 
+@functools.lru_cache(maxsize=None)   # schema facts of an op never change
 def written_argument_positions(op) -> Tuple[int, ...]:
     """Schema positions of the arguments an op writes (``Tensor(a!)``)."""
     if not is_op_overload(op):
@@ -122,6 +123,7 @@ def written_argument_positions(op) -> Tuple[int, ...]:
     return tuple(i for i, a in enumerate(op._schema.arguments) if a.alias_info is not None and a.alias_info.is_write)
 
 
+@functools.lru_cache(maxsize=None)   # schema facts of an op never change
 def returns_view(op) -> bool:
     """The op's first result aliases its first argument without writing it (a view op)."""
     if not is_op_overload(op):
@@ -130,6 +132,7 @@ def returns_view(op) -> bool:
     return bool(returns) and returns[0].alias_info is not None and not returns[0].alias_info.is_write
 
 
+@functools.lru_cache(maxsize=None)   # schema facts of an op never change
 def returns_view_list(op) -> bool:
     """``split``, ``unbind``, ``chunk``...: a list of views of the first argument."""
     if not is_op_overload(op):
@@ -139,6 +142,7 @@ def returns_view_list(op) -> bool:
             and str(returns[0].type).endswith("[]"))
 
 
+@functools.lru_cache(maxsize=None)   # schema facts of an op never change
 def returns_written(op) -> bool:
     """The op returns (an alias of) the argument it writes: ``add_``, ``copy_``, ``index_put_``."""
     if not is_op_overload(op):

@@ -191,6 +191,8 @@ class AliasIndex:
         self._aliases: Dict[fx.Node, List[fx.Node]] = {}
         self._writers: Dict[fx.Node, List[fx.Node]] = {}
         self._maps: Dict[Tuple[fx.Node, Tuple[fx.Node, ...]], Optional[lm.Map]] = {}
+        self._member: Dict[fx.Node, Set[fx.Node]] = {}    # node -> the roots whose alias lists hold it
+        self._writer_of: Dict[fx.Node, Set[fx.Node]] = {}  # writer -> the roots whose writer lists hold it
         self._built = False
 
     def _build(self) -> None:
@@ -204,27 +206,71 @@ class AliasIndex:
         if not self._built:
             return
         root, _ = self.chain(node)
-        self._aliases.setdefault(root, []).append(node)
+        self._join(node, root)
         self._writers.pop(root, None)
         for dst in op_families.written_nodes(node):
             self._writers.pop(self.root(dst), None)
 
-    def changed(self, nodes: Iterable[fx.Node]) -> None:
-        """``nodes`` were rewired: forget what was derived from their old arguments."""
-        stale = set()
+    def _join(self, node: fx.Node, root: fx.Node) -> None:
+        roots = self._member.setdefault(node, set())
+        if root not in roots:
+            roots.add(root)
+            self._aliases.setdefault(root, []).append(node)
+
+    @staticmethod
+    def _with_views(nodes: Iterable[fx.Node]) -> Set[fx.Node]:
+        """``nodes`` and every node that is a view of one of them, transitively."""
+        out: Set[fx.Node] = set()
         stack = list(nodes)
         while stack:
             n = stack.pop()
-            if n in stale:
+            if n in out:
                 continue
-            stale.add(n)
+            out.add(n)
             stack.extend(u for u in n.users if op_families.alias_source(u) is n)
+        return out
+
+    def changed(self, nodes: Iterable[fx.Node]) -> None:
+        """``nodes`` were rewired (a transaction committed or rolled back): forget what was
+        derived from their old arguments."""
+        stale = self._with_views(nodes)
+        for n in stale:
+            self._chain.pop(n, None)
+        if self._built:                       # updated in place: a rebuild per rewrite is quadratic
+            for n in stale:
+                for root in self._member.pop(n, ()):
+                    self._writers.pop(root, None)
+                    members = self._aliases.get(root)
+                    if members is not None and n in members:
+                        members.remove(n)
+                if not n._erased:
+                    self._join(n, self.chain(n)[0])
+            self._forget_writers(stale)
+
+    def pending(self, rewired: Iterable[fx.Node]) -> None:
+        """A transaction rewired ``rewired`` and is being checked: chains are recomputed for the
+        graph as it is now (the after view), and each rewired view also counts as an alias of
+        its new root, beside its old one (so readers of both are looked at).  The engine calls
+        :meth:`changed` when the transaction commits or rolls back."""
+        stale = self._with_views(rewired)
         for n in stale:
             self._chain.pop(n, None)
         if self._built:
-            self._aliases = {}
-            self._writers = {}
-            self._built = False
+            for n in stale:
+                self._join(n, self.root(n))
+            self._forget_writers(stale)
+
+    def _forget_writers(self, nodes: Iterable[fx.Node]) -> None:
+        """Drop the writer lists that ``nodes`` are in, or would be in now, or whose alias
+        lists they joined or left."""
+        for n in nodes:
+            for root in self._writer_of.pop(n, ()):
+                self._writers.pop(root, None)
+            for root in self._member.get(n, ()):
+                self._writers.pop(root, None)
+            if not n._erased:
+                for dst in op_families.written_nodes(n):
+                    self._writers.pop(self.root(dst), None)
 
     def chain(self, node: fx.Node, view: Optional["GraphView"] = None) -> Tuple[fx.Node, Tuple[fx.Node, ...]]:
         """``(root, steps)`` of ``node``, as it is in ``view`` (default: the graph as it is)."""
@@ -269,6 +315,8 @@ class AliasIndex:
                         found.add(user)
             got = sorted(found)
             self._writers[root] = got
+            for w in got:
+                self._writer_of.setdefault(w, set()).add(root)
         return got
 
 

@@ -16,7 +16,6 @@ import torch.fx as fx
 from rewrite.analysis import mutation, op_families
 from rewrite.analysis.fake import fake_value
 from rewrite.analysis.inductor_ops import cannot_compile
-from rewrite.analysis.lowering import LoweringModel
 from rewrite.engine import hop_actions
 from rewrite.engine.errors import ActionError
 
@@ -130,19 +129,26 @@ class Editor:
     def materialize_hazards(self) -> None:
         writes = self.txn.writes_created()
         for _ in range(HAZARD_ROUNDS):
-            model = LoweringModel(self.ctx.graph, self.ctx.fact_table("materialized"))
+            model = self.ctx.facts.lowering_model(rewired=list(self.txn.old_args))
             hazards = model.hazards(writes, absent=self.txn.to_erase)
             if not hazards:
                 return
+            repaired: set = set()        # one copy per value a round: the next round sees it
             for hazard in hazards:
-                self._repair(hazard)
+                self._repair(hazard, repaired)
         raise ActionError("lowering hazards remain after materializing: " + hazards[0].describe())
 
-    def _repair(self, hazard) -> None:
+    def _repair(self, hazard, repaired: set) -> None:
         reader, operand = hazard.reader, hazard.operand
         if reader is hazard.write or _numel(operand) <= _numel(reader):
+            if (operand, reader) in repaired or reader in repaired:
+                return
+            repaired.add((operand, reader))
             self.materialize_for(operand, reader)
         else:
+            if reader in repaired:
+                return
+            repaired.add(reader)
             users = list(reader.users)
             copy = self.copy_of(reader, after=reader)
             self.txn.replace_uses(reader, copy, where=lambda u: u in users)

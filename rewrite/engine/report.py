@@ -131,6 +131,9 @@ class Report:
     iterations: int = 0
     warnings: List[str] = field(default_factory=list)
     cache_hit: bool = False                     # served from Inductor's FX graph cache: not rewritten
+    seconds: Dict[str, float] = field(default_factory=dict)   # "total" and the parts: "legality" (the
+    #   check under every rewrite), "ownership" (simulating Inductor's reinplacing after the rules),
+    #   "copy_measure" (the copies stock Inductor would leave, for the report)
 
     @property
     def fired(self) -> List[Candidate]:
@@ -170,7 +173,8 @@ class CopyComparison:
     ours_bytes: object
     stock_copies: int
     ours_copies: int
-    stock_wrong: List[str] = field(default_factory=list)   # stock Inductor's unsafe decisions
+    stock_wrong: Optional[List[str]] = field(default_factory=list)   # stock Inductor's unsafe decisions
+    #   (None: not judged, because no rule needed that judgement on this graph)
 
     @property
     def saved(self):

@@ -74,6 +74,7 @@ class _GraphState:
     initial_size: int
     spent: Dict[str, float] = field(default_factory=dict)
     disabled: Dict[str, str] = field(default_factory=dict)
+    seconds: Dict[str, float] = field(default_factory=dict)   # time in the engine's own steps
 
 
 class RuleSet:
@@ -143,16 +144,19 @@ class RuleSet:
 
     def _apply(self, gm: fx.GraphModule, stage: str, report: Report, recompile: bool, measure_copies: bool,
                subgraphs: bool) -> Report:
+        started = time.perf_counter()
         small = len(gm.graph.nodes) < 2000
         report.before = GraphSnapshot.of(gm.graph) if small else None
         report.ops_before = count_ops(gm.graph)
         post_grad = stage in S.POST_GRAD
         measure = post_grad and measure_copies and len(gm.graph.nodes) <= COPY_MEASURE_LIMIT
-        stock = inductor_reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized")) if measure else None
+        with _timed(report.seconds, "copy_measure"):
+            stock = inductor_reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized")) if measure else None
+        final = None
         if any(stage in c.stages for c in self.rules + self.dependencies):
             for name, sub in (_subgraphs(gm) if subgraphs else []):
                 self._apply_graph(sub, sub.graph, stage, f"{stage}/{name}", report)
-            self._apply_graph(gm, gm.graph, stage, stage, report)
+            final = self._apply_graph(gm, gm.graph, stage, stage, report, simulation=stock)
         gm.graph.lint()
         if recompile:
             gm.recompile()
@@ -160,10 +164,16 @@ class RuleSet:
         report.ops_after = count_ops(gm.graph)
         report.copies_after = copy_count.copies(gm.graph)
         if measure:
-            ours = inductor_reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized")).final_copies
+            with _timed(report.seconds, "copy_measure"):
+                if final is None:
+                    final = inductor_reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized"))
+                ours = final.final_copies
             report.copies = CopyComparison(copy_count.total_bytes(stock.final_copies), copy_count.total_bytes(ours),
                                            len(stock.final_copies), len(ours),
-                                           [f"{d.node.name}: {d.unsafe}" for d in stock.unsafe()])
+                                           # judged only when a rule asked (the judgement is costly)
+                                           [f"{d.node.name}: {d.unsafe}" for d in stock.unsafe()] if stock.judged
+                                           else None)
+        report.seconds["total"] = report.seconds.get("total", 0.0) + time.perf_counter() - started
         return report
 
     def _state(self, root, graph, stage, label) -> _GraphState:
@@ -174,8 +184,13 @@ class RuleSet:
         ctx = Context(root, graph, facts, self.fact_tables, stage, legality_enabled=legality is not None)
         return _GraphState(root, graph, stage, label, facts, legality, ctx, len(graph.nodes))
 
-    def _apply_graph(self, root: fx.GraphModule, graph: fx.Graph, stage: str, label: str, report: Report) -> None:
+    def _apply_graph(self, root: fx.GraphModule, graph: fx.Graph, stage: str, label: str, report: Report,
+                     simulation=None):
+        """Run the rules of ``stage`` on one graph to a fixpoint; returns the simulation of
+        Inductor's reinplacing on the final graph when the pass made one (else None).
+        ``simulation``: one already made of the graph as it is now, to reuse."""
         st = self._state(root, graph, stage, label)
+        st.facts.seed_simulation(simulation)
         records: Dict[Tuple[str, str], Candidate] = {}
         tiers = sorted({c.priority for c in self.rules + self.dependencies if stage in c.stages}, reverse=True)
         seen = {graph_fingerprint(graph)}
@@ -203,8 +218,12 @@ class RuleSet:
             if not changed:
                 break
         report.candidates.extend(records.values())
+        for key, value in st.seconds.items():
+            report.seconds[key] = report.seconds.get(key, 0.0) + value
         if stage in S.POST_GRAD and st.legality is not None:
-            self._own_inductor_reinplacing(st, report)
+            with _timed(report.seconds, "ownership"):
+                return self._own_inductor_reinplacing(st, report)
+        return None
 
     def _sweep(self, st: _GraphState, tier: int, records, report: Report):
         """One pass over the graph's nodes with the rules of priority ``tier``."""
@@ -227,7 +246,8 @@ class RuleSet:
                     # go on from the same position with fresh analyses (time spent and stopped
                     # rules carry over)
                     fresh = self._state(st.root, st.graph, st.stage, st.label)
-                    fresh.spent, fresh.disabled, fresh.initial_size = st.spent, st.disabled, st.initial_size
+                    fresh.spent, fresh.disabled, fresh.seconds = st.spent, st.disabled, st.seconds
+                    fresh.initial_size = st.initial_size
                     st, nodes = fresh, list(st.graph.nodes)
                     node = nodes[i - 1]
                 if cand.fired:
@@ -305,7 +325,8 @@ class RuleSet:
                 raise ActionError(f"the graph would grow past {len(st.graph.nodes)} nodes (it had "
                                   f"{st.initial_size}); {rule.name} is stopped on this graph")
             step = "legality"
-            verdict = self._legal(st, txn)
+            with _timed(st.seconds, "legality"):
+                verdict = self._legal(st, txn)
             if not verdict:
                 raise _Refused(verdict.why)
             removed = tuple(n.name for n in txn.to_erase)
@@ -313,7 +334,12 @@ class RuleSet:
             saved = _copy_bytes(txn.to_erase) - _copy_bytes(created)
             txn.commit()
         except BaseException as e:
+            rewired = list(txn.old_args)
             restored = self._undo(txn, snapshot)
+            if not restored:
+                st.facts.note_rolled_back(rewired)
+                if st.legality is not None:
+                    st.legality.note_rolled_back(rewired)
             ctx.bindings = bindings_before
             reason = str(e) if isinstance(e, _Refused) else f"{type(e).__name__}: {e}"
             if not isinstance(e, Exception):
@@ -334,7 +360,7 @@ class RuleSet:
         reached.append("legality")
         if st.legality is not None:
             st.legality.note_committed(list(txn.old_args) + list(txn.created))
-        st.facts.note_changed()
+        st.facts.note_changed(list(txn.old_args) + list(txn.created))
         cand.stopped_at = None
         cand.reached = tuple(reached)
         cand.before = removed
@@ -416,10 +442,10 @@ class RuleSet:
         unsafe decision on this graph, give those nodes private copies of their bases (always
         right, never cheaper than the functional op) and say so."""
         for _ in range(3):
-            sim = inductor_reinplace.simulate(st.root, st.graph, self.fact_tables.get("materialized"))
+            sim = st.facts.simulation()          # reused when no rewrite came after the last one
             unsafe = sim.unsafe()
             if not unsafe:
-                return
+                return sim
             for decision in unsafe:
                 node = decision.node
                 txn = Transaction(st.root, st.graph, strict=self.strict, on_new_node=self._on_new_node(st))
@@ -438,7 +464,7 @@ class RuleSet:
                 finally:
                     st.ctx.txn = None
                 st.legality.note_committed(list(txn.old_args) + list(txn.created))
-                st.facts.note_changed()
+                st.facts.note_changed(list(txn.old_args) + list(txn.created))
                 _warn(report, f"{st.label}: {node.name} ({op_display_name(node.target)}) now works on a private "
                               f"copy, because {decision.unsafe}")
         raise RuntimeError(f"{st.label}: Inductor's reinplacing stays unsafe after repairs")
@@ -521,6 +547,16 @@ def _called_names(loaded) -> set:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+@contextlib.contextmanager
+def _timed(seconds: Dict[str, float], key: str):
+    """Add the block's wall time to ``seconds[key]``."""
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        seconds[key] = seconds.get(key, 0.0) + time.perf_counter() - started
 
 
 @contextlib.contextmanager
