@@ -1,0 +1,1 @@
+"""``rewrite fuzz``: a seeded differential fuzzer of mutation programs (see docs/fuzz.md)."""
