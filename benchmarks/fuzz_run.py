@@ -13,14 +13,16 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import machine, stamp, write_results  # noqa: E402
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))   # this checkout's rewrite package
+from common import stamp, write_results  # noqa: E402
 
 from rewrite.fuzz.session import FuzzConfig, run_fuzz  # noqa: E402
-from rewrite.fuzz.summary import backend_seconds, class_counts, rate, to_json  # noqa: E402
+from rewrite.fuzz.summary import to_json  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -38,7 +40,7 @@ def main() -> int:
 
     date = datetime.date.today().isoformat()
     name = args.name or f"fuzz_{date}"
-    out = Path(args.out) if args.out else RESULTS / f"{name}_cases"
+    out = Path(args.out) if args.out else Path(os.path.relpath(RESULTS / f"{name}_cases"))
     bases = ("eager", "inductor") if args.base == "both" else (args.base,)
     command = f"rewrite fuzz --seed {args.seed} --n {args.n} --base {args.base}"
     config = FuzzConfig(n=args.n, seed=args.seed, bases=bases, jobs=args.jobs, max_minimize=args.max_minimize,
@@ -50,20 +52,24 @@ def main() -> int:
         if done[0] % 25 == 0 or result.cls in ("ours", "both", "stock"):
             print(f"[{done[0]}/{args.n}] p{result.index}: {result.cls}", file=sys.stderr, flush=True)
 
+    started = stamp()
     run = run_fuzz(config, on_result=progress)
     summary = to_json(run)
     (RESULTS / f"{name}.json").parent.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{name}.json").write_text(json.dumps(summary, indent=2) + "\n")
-    write_results(RESULTS / f"{name}.md", report(run, summary, command, args.jobs))
+    write_results(RESULTS / f"{name}.md", report(summary, command, args.jobs, started))
     return 0
 
 
-def report(run, summary, command, jobs):
-    counts = class_counts(run)
-    bases = list(run.config.bases)
-    lines = [f"# `{command}` (-j {jobs})", "", f"- date: {stamp()}", f"- machine: {machine()}",
-             f"- programs: {len(run.results)} in {run.programs_seconds:.0f} s ({rate(run):.3f} programs/s); "
-             f"minimizing {len(run.minimized)} failures: {run.seconds - run.programs_seconds:.0f} s", "",
+def report(summary: dict, command: str, jobs: int, started: str) -> list:
+    """The results page, from the JSON summary alone (so it can be rebuilt from it)."""
+    counts = summary["counts"]
+    bases = summary["config"]["bases"]
+    n = summary["programs"]
+    lines = [f"# `{command}` (-j {jobs})", "", f"- date: {started}", f"- machine: {summary['machine']}",
+             f"- programs: {n} in {summary['programs_seconds']:.0f} s ({summary['programs_per_second']:.3f} programs/s); "
+             f"minimizing {sum('minimized' in f for f in summary['failures'])} failures: "
+             f"{summary['seconds'] - summary['programs_seconds']:.0f} s", "",
              "| class | " + " | ".join(bases) + " | program |", "|---|" + "---|" * (len(bases) + 1)]
     for cls in ("ours", "both", "stock", "ok", "skipped", "invalid", "error"):
         row = [str(counts.get(b, {}).get(cls, 0)) for b in bases] + [str(counts["all"].get(cls, 0))]
@@ -71,16 +77,18 @@ def report(run, summary, command, jobs):
             lines.append(f"| {cls} | " + " | ".join(row) + " |")
     lines += ["", "Seconds per program (compile + 3 calls + comparison; generation includes the eager "
               "reference and the validity checks):", "", "| backend | runs | mean s | median s |", "|---|---|---|---|"]
-    for name, s in backend_seconds(run).items():
+    for name, s in summary["backend_seconds"].items():
         lines.append(f"| {name} | {s['runs']} | {s['mean_s']:.2f} | {s['median_s']:.2f} |")
+    root = Path(__file__).resolve().parent.parent
     for cls in ("ours", "both", "stock"):
         failures = [f for f in summary["failures"] if f["class"] == cls]
         if not failures:
             continue
         lines += ["", f"## {cls} ({len(failures)})", ""]
         for f in failures:
+            case = f", case `{os.path.relpath(f['case'], root)}`" if "case" in f else ""
             lines.append(f"- p{f['index']} on base {f['base']} ({f['mode']}{', dynamic' if f['dynamic'] else ''}, "
-                         f"{f['statements']} statements)" + (f", case `{f['case']}`" if "case" in f else ""))
+                         f"{f['statements']} statements){case}")
             for backend, text in f["outcomes"].items():
                 lines.append(f"  - {backend}: {text[:240]}")
             if "minimized" in f:

@@ -42,7 +42,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--minimize-evals", type=int, default=40, metavar="N",
                    help="evaluations per minimization (default 40)")
     p.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS", help="per program (default 600)")
-    p.add_argument("--json", metavar="FILE", help="write the JSON summary to FILE (- for stdout)")
+    p.add_argument("--json", metavar="FILE", help="write the JSON summary to FILE (- for stdout; the report then goes to stderr)")
     p.add_argument("-v", "--verbose", action="store_true", help="print the source of failures not minimized")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
     return p
@@ -110,7 +110,8 @@ def run(args) -> int:
                       on_minimized=progress.minimized if progress else None)
     if progress:
         progress.close()
-    print(format_run(result, coverage=args.coverage or bool(args.rules), verbose=args.verbose))
+    print(format_run(result, coverage=args.coverage or bool(args.rules), verbose=args.verbose),
+          file=sys.stderr if args.json == "-" else sys.stdout)
     if args.json:
         text = json.dumps(to_json(result), indent=2)
         if args.json == "-":

@@ -11,8 +11,8 @@ Backends (names used everywhere in the fuzzer, the summary and the JSON):
   to tell a wrong rule from a wrong pipeline;
 * ``aot_eager``: torch's ``aot_eager`` backend (optional, ``--aot-eager``).
 
-Every compiled run uses ``fullgraph=True``, fresh Dynamo caches and fresh code objects, and
-calls the function ``CALLS`` times on the same tensors, like the eager reference.
+Every compiled run uses ``fullgraph=True``, fresh Dynamo and fake-tensor caches and fresh code
+objects, and calls the function ``CALLS`` times on the same tensors, like the eager reference.
 """
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def run_backend(program: Program, name: str, reference: Run, factory: BackendFac
     """``program`` compiled with backend ``name``, called ``CALLS`` times, compared with the
     eager ``reference`` after every call (outputs, every input and view base, grads)."""
     start = time.perf_counter()
-    torch._dynamo.reset()
+    fresh_compiler_state()
     fn, make_inputs = load(program)
     backend = factory.make(name)
     compiled = torch.compile(fn, backend=backend, fullgraph=True, dynamic=program.dynamic)
@@ -101,6 +101,18 @@ def run_backend(program: Program, name: str, reference: Run, factory: BackendFac
     outcome.seconds = time.perf_counter() - start
     torch._dynamo.reset()
     return outcome
+
+
+def fresh_compiler_state() -> None:
+    """Forget what earlier compiles in this process left behind, so that a program's verdict does
+    not depend on the programs (or backends) run before it: Dynamo's caches, and the fake-tensor
+    dispatch cache, which is global and survives ``torch._dynamo.reset()`` (with it warm from a
+    stock compile of the same program, a rewritten ``cond`` that crashes in a fresh process
+    compiles fine)."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    torch._dynamo.reset()
+    FakeTensorMode.cache_clear()
 
 
 def judge(name: str, run: Run, reference: Run, exact: bool) -> Outcome:

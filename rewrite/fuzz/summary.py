@@ -107,7 +107,8 @@ def format_run(run: FuzzRun, coverage: bool = False, verbose: bool = False) -> s
     c = run.config
     counts = class_counts(run)
     bases = [b for b in c.bases if b in counts] or list(c.bases)
-    lines = [f"rewrite fuzz: {len(run.results)} programs (seed {c.seed}, base {'+'.join(c.bases)}, "
+    n = len(run.results)
+    lines = [f"rewrite fuzz: {n} program{'s' * (n != 1)} (seed {c.seed}, base {'+'.join(c.bases)}, "
              f"{c.jobs} job{'s' * (c.jobs != 1)}) in {run.programs_seconds:.1f} s: {rate(run):.2f} programs/s"
              + (f"; {run.seconds:.1f} s in all" if run.seconds > run.programs_seconds + 0.5 else "")]
     header = ["class"] + bases + (["program"] if len(bases) > 1 else [])
@@ -124,6 +125,10 @@ def format_run(run: FuzzRun, coverage: bool = False, verbose: bool = False) -> s
     secs = backend_seconds(run)
     lines.append("  seconds per program: " + ", ".join(f"{name} {s['mean_s']:.2f} ({s['runs']})"
                                                          for name, s in secs.items()))
+    aot = [r.index for r in run.results if r.verdict and "aot_eager" in r.verdict.outcomes
+           and r.verdict.outcomes["aot_eager"].bad]
+    if run.config.aot_eager:
+        lines.append(f"  aot_eager wrong or raising in {len(aot)} program(s)" + (f": {', '.join(f'p{i}' for i in aot)}" if aot else ""))
     failing = run.with_class("ours", "both", "stock")
     if failing:
         lines.append("")

@@ -83,6 +83,7 @@ class ProgramTimeout(Exception):
 
 _factory: Optional[BackendFactory] = None
 _rules: Optional[Tuple[str, ...]] = None
+_quiet_worker = None
 
 
 def init_worker(rules: Optional[Sequence[str]], threads: Optional[int] = None) -> None:
@@ -98,7 +99,9 @@ def init_worker(rules: Optional[Sequence[str]], threads: Optional[int] = None) -
         inductor_config.compile_threads = 1
     except ImportError:  # pragma: no cover - inductor always ships with torch
         pass
-    quiet().__enter__()   # for the life of the worker
+    global _quiet_worker
+    _quiet_worker = quiet()     # kept referenced: entered for the life of the worker
+    _quiet_worker.__enter__()
     factory(rules)
 
 

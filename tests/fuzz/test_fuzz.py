@@ -207,6 +207,23 @@ def test_same_failure_needs_the_same_kind_of_failure():
     assert not same_failure(wrong_instead, "eager", "ours", want)
 
 
+def test_failures_to_minimize_are_one_per_kind_first():
+    from rewrite.fuzz.session import select_for_minimizing
+    from rewrite.fuzz.worker import ProgramResult
+
+    def result(index, cls, error_type):
+        bad = Outcome("rewrite-eager", "crash", error_type=error_type)
+        return ProgramResult(index, program=program([]), verdict=Verdict(
+            {"rewrite-eager": bad, "pipeline-eager": out("ok" if cls == "ours" else "crash", error_type)},
+            {"eager": cls}))
+
+    results = [result(0, "ok", ""), result(1, "both", "E1"), result(2, "ours", "E1"), result(3, "ours", "E1"),
+               result(4, "ours", "E2"), result(5, "both", "E1")]
+    results[0].verdict.outcomes["rewrite-eager"] = out("ok")
+    assert [r.index for r in select_for_minimizing(results, 3)] == [1, 2, 4]
+    assert [r.index for r in select_for_minimizing(results, 10)] == [1, 2, 3, 4, 5]
+
+
 # --------------------------------------------------------------------------- corpus cases
 
 
