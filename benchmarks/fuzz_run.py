@@ -15,6 +15,7 @@ import datetime
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -36,7 +37,12 @@ def main() -> int:
     ap.add_argument("--max-minimize", type=int, default=24)
     ap.add_argument("--out", default=None, help="corpus cases of the failures (default next to the results)")
     ap.add_argument("--name", default=None, help="results file stem (default fuzz_<date>)")
+    ap.add_argument("--warm-cache", action="store_true",
+                    help="keep Inductor's on-disk caches (compiled kernels, FX graphs) from earlier runs; by default "
+                         "the run gets a fresh TORCHINDUCTOR_CACHE_DIR, so compile times are those of new programs")
     args = ap.parse_args()
+    if not args.warm_cache:
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="rewrite-fuzz-inductor-")
 
     date = datetime.date.today().isoformat()
     name = args.name or f"fuzz_{date}"
@@ -57,11 +63,12 @@ def main() -> int:
     summary = to_json(run)
     (RESULTS / f"{name}.json").parent.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{name}.json").write_text(json.dumps(summary, indent=2) + "\n")
-    write_results(RESULTS / f"{name}.md", report(summary, command, args.jobs, started))
+    cache = "warm (earlier runs' kernels and FX graphs)" if args.warm_cache else "fresh (empty TORCHINDUCTOR_CACHE_DIR)"
+    write_results(RESULTS / f"{name}.md", report(summary, command, args.jobs, started, cache))
     return 0
 
 
-def report(summary: dict, command: str, jobs: int, started: str) -> list:
+def report(summary: dict, command: str, jobs: int, started: str, cache: str = "") -> list:
     """The results page, from the JSON summary alone (so it can be rebuilt from it)."""
     counts = summary["counts"]
     bases = summary["config"]["bases"]
@@ -69,7 +76,10 @@ def report(summary: dict, command: str, jobs: int, started: str) -> list:
     lines = [f"# `{command}` (-j {jobs})", "", f"- date: {started}", f"- machine: {summary['machine']}",
              f"- programs: {n} in {summary['programs_seconds']:.0f} s ({summary['programs_per_second']:.3f} programs/s); "
              f"minimizing {sum('minimized' in f for f in summary['failures'])} failures: "
-             f"{summary['seconds'] - summary['programs_seconds']:.0f} s", "",
+             f"{summary['seconds'] - summary['programs_seconds']:.0f} s"]
+    if cache:
+        lines.append(f"- Inductor caches: {cache}")
+    lines += ["",
              "| class | " + " | ".join(bases) + " | program |", "|---|" + "---|" * (len(bases) + 1)]
     for cls in ("ours", "both", "stock", "ok", "skipped", "invalid", "error"):
         row = [str(counts.get(b, {}).get(cls, 0)) for b in bases] + [str(counts["all"].get(cls, 0))]

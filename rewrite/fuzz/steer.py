@@ -14,6 +14,7 @@ from the pool).  Multipliers decay toward 1 so that early luck does not dominate
 """
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -38,10 +39,17 @@ def rule_files(rules: Optional[Sequence[str]]) -> List[Path]:
     from rewrite.lang.loader import expand
     from rewrite.testing.console import shipped_rule_files
 
-    if not rules:
-        return shipped_rule_files()
-    files, _ = expand(rules)
-    return [Path(f) for f in files]
+    files = shipped_rule_files() if not rules else [Path(f) for f in expand(rules)[0]]
+    return [_relative(f) for f in files]
+
+
+def _relative(path: Path) -> Path:
+    """``path`` relative to the working directory when it lies below it (shorter locations)."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:   # another drive
+        return Path(path)
+    return Path(rel) if not rel.startswith("..") else Path(path)
 
 
 @dataclass

@@ -25,6 +25,7 @@ import difflib
 import importlib.util
 import itertools
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -115,6 +116,9 @@ def load_module(path: Path):
     if spec is None or spec.loader is None:
         raise CaseFormatError(path, 1, "cannot be imported as a Python file")
     module = importlib.util.module_from_spec(spec)
+    # Registered like an imported module: Dynamo looks a function's module up by name (eager
+    # torch.cond/while_loop compile their functions), and fails on one sys.modules lacks.
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 

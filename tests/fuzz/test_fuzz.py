@@ -254,6 +254,23 @@ def test_emitted_case_runs_with_the_corpus_runner(tmp_path):
     assert result.ok, result.details()
 
 
+def test_emitted_control_flow_case_runs_with_the_corpus_runner(tmp_path):
+    # Eager torch.cond compiles its branches with Dynamo, which looks the function's module up
+    # in sys.modules (a case module missing there made eager itself raise ModuleNotFoundError).
+    cf = Stmt(kind="cond", lines=(
+        "def true_fn_3(p):", "    {0}", "    return p.clone()", "def false_fn_3(p):", "    {1}", "    return p * 0",
+        "r3 = torch.cond(x1.sum() > 0, true_fn_3, false_fn_3, (x0,))"), uses=frozenset({"x0", "x1"}),
+        bodies=((stmt("x1.view(3, 5).scatter_add_(0, torch.tensor([[1, 2, 2, 1, 1], [1, 1, 0, 2, 1]]), "
+                      "x1.t()[1:3].tanh())", uses={"x1"}),), ()))
+    p = Program(seed=0, index=139, mode="inference", dynamic=False, setup=("base0 = torch.randint(-4, 5, (5, 3)).float()",),
+                params=(Param("x0", "base0", "data"), Param("x1", "base0", "data")),
+                body=(stmt("x1[-2][torch.tensor([0, 2])] = torch.tensor(1.0, dtype=torch.float32)", uses={"x1"}), cf),
+                returns=())
+    verdict = Verdict({"rewrite-eager": Outcome("rewrite-eager", "ok")}, {"eager": "ok"})
+    result = run_case(write_case(tmp_path / "fuzz", p, verdict, "eager", "rewrite fuzz"), base="eager")
+    assert not [f for f in result.failures if f.startswith("eager raised")], result.details()
+
+
 def test_emitted_case_for_inductor_says_inductor_and_escapes_quotes():
     p = program([stmt("x0.add_(1.0)", uses={"x0"})], returns=("x0",))
     verdict = Verdict({"rewrite-inductor": Outcome("rewrite-inductor", "crash", detail='bad """ quote \\ here',
