@@ -22,7 +22,7 @@ import torch
 
 from rewrite.fuzz.features import Knobs
 from rewrite.fuzz.program import Param, Program, Stmt
-from rewrite.testing.execute import fresh_inputs, mode_context
+from rewrite.testing.execute import Run, fresh_inputs, mode_context
 
 MAX_STATEMENTS = 7
 TRIES_PER_STATEMENT = 8
@@ -1042,7 +1042,7 @@ MAX_ATTEMPTS = 12
 
 
 def generate(seed: int, index: int, knobs: Knobs, dynamic: str = "mixed", parent: Optional[Program] = None,
-             max_attempts: int = MAX_ATTEMPTS) -> Tuple[Program, "Run", int]:
+             max_attempts: int = MAX_ATTEMPTS) -> Tuple[Program, Run, int]:
     """Program ``index`` of ``seed`` (a variant of ``parent`` when given): the first of its
     attempts that is a fair eager program, with its eager reference run and the number of
     attempts it took.  Raises :class:`~rewrite.fuzz.reference.InvalidProgram` when none is."""

@@ -169,10 +169,10 @@ def run_program(task: ProgramTask, rules: Optional[Sequence[str]] = None) -> Pro
         with time_limit(task.timeout):
             try:
                 program, reference, attempts = generate(task.seed, task.index, knobs, task.dynamic, parent)
-            except InvalidProgram as exc:
+            except InvalidProgram:
                 if parent is None:
                     raise
-                result.parent = None
+                result.parent = None   # no fair variant of the parent: a fresh program
                 program, reference, attempts = generate(task.seed, task.index, knobs, task.dynamic)
             result.program, result.attempts = program, attempts
             result.gen_seconds = time.perf_counter() - start
