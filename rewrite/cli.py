@@ -13,6 +13,7 @@ COMMANDS = [
     "rewrite.commands.fmt",
     "rewrite.commands.test",
     "rewrite.commands.explain",
+    "rewrite.commands.fuzz",
 ]
 
 
@@ -28,8 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    """Exit status: 0 fine (warnings allowed), 1 ``fmt --check`` found unformatted files,
-    2 errors in the rule files or on the command line."""
+    """Exit status: 0 fine (warnings allowed), 1 ``fmt --check`` found unformatted files (or
+    ``test``/``fuzz`` found failures), 2 errors in the rule files or on the command line."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

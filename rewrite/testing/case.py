@@ -122,7 +122,9 @@ def load_module(path: Path):
     if spec is None or spec.loader is None:
         raise CaseFormatError(path, 1, "cannot be imported as a Python file")
     module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module     # torch.while_loop and torch.cond look their functions' module up
+    # Registered like an imported module: Dynamo looks a function's module up by name (eager
+    # torch.cond/while_loop compile their functions), and fails on one sys.modules lacks.
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 

@@ -1,0 +1,199 @@
+"""Running a program under a compiled backend and comparing it with the eager reference.
+
+Backends (names used everywhere in the fuzzer, the summary and the JSON):
+
+* ``rewrite-eager``: ``make_backend(rules, base="eager")``;
+* ``rewrite-inductor``: ``make_backend(rules, base="inductor", cache=False)`` (the FX graph
+  cache off, so every graph really goes through the rules);
+* ``inductor``: stock ``torch.compile(backend="inductor")`` (its FX graph cache stays on);
+* ``pipeline-eager``: the eager base with no rules: AOTAutograd with Inductor's decompositions,
+  joint-graph passes and partitioner, run as is.  It is what ``rewrite-eager`` is compared with
+  to tell a wrong rule from a wrong pipeline;
+* ``aot_eager``: torch's ``aot_eager`` backend (optional, ``--aot-eager``).
+
+Every compiled run uses ``fullgraph=True``, fresh Dynamo and fake-tensor caches and fresh code
+objects, and calls the function ``CALLS`` times on the same tensors, like the eager reference.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence
+
+import torch
+
+from rewrite.engine.report import Candidate
+from rewrite.fuzz.program import Program
+from rewrite.fuzz.reference import CALLS, load
+from rewrite.testing.execute import Run, fresh_inputs, run_calls
+from rewrite.testing.state import compare
+
+BACKENDS = ("rewrite-eager", "pipeline-eager", "rewrite-inductor", "inductor", "aot_eager")
+REWRITE_BACKENDS = ("rewrite-eager", "rewrite-inductor")
+# base -> (the rewrite backend, the backend it is judged against)
+BASE_BACKENDS = {"eager": ("rewrite-eager", "pipeline-eager"), "inductor": ("rewrite-inductor", "inductor")}
+FLOAT_TOLERANCE = 1e-5   # rtol and atol for programs with inexact float math (exact ones: equal)
+
+STATUSES = ("ok", "wrong", "crash", "unsupported")
+
+
+@dataclass
+class Outcome:
+    backend: str
+    status: str                      # ok | wrong | crash | unsupported (Dynamo cannot compile it)
+    detail: str = ""                 # the first difference, or the exception's first line
+    error_type: str = ""
+    call: int = 0                    # the call that differed or raised (1-based; 0: none)
+    seconds: float = 0.0
+    candidates: List[Candidate] = field(default_factory=list)   # rewrite backends: every candidate
+
+    @property
+    def bad(self) -> bool:
+        return self.status in ("wrong", "crash")
+
+    def fired(self) -> List[str]:
+        return sorted({c.rule for c in self.candidates if c.fired})
+
+    def describe(self) -> str:
+        if self.status == "ok":
+            return "matches eager"
+        if self.status == "wrong":
+            return f"differs from eager on call {self.call}: {self.detail}"
+        if self.status == "crash":
+            return f"raised on call {self.call}: {self.error_type}: {self.detail}"
+        return f"cannot be compiled ({self.error_type}: {self.detail})"
+
+
+class BackendFactory:
+    """Backends for one process: the rule sets are loaded once."""
+
+    def __init__(self, rules: Optional[Sequence[str]] = None):
+        from rewrite.engine.ruleset import RuleSet
+
+        self.rule_set = RuleSet.load(list(rules) if rules else None)
+        self.no_rules = RuleSet.load([])
+
+    def make(self, name: str):
+        from rewrite.backend import make_backend
+
+        if name == "rewrite-eager":
+            return make_backend(self.rule_set, base="eager", cache=False)
+        if name == "rewrite-inductor":
+            return make_backend(self.rule_set, base="inductor", cache=False)
+        if name == "pipeline-eager":
+            return make_backend(self.no_rules, base="eager", cache=False)
+        if name in ("inductor", "aot_eager"):
+            return name
+        raise ValueError(f"unknown backend {name!r}; expected one of {', '.join(BACKENDS)}")
+
+
+def run_backend(program: Program, name: str, reference: Run, factory: BackendFactory) -> Outcome:
+    """``program`` compiled with backend ``name``, called ``CALLS`` times, compared with the
+    eager ``reference`` after every call (outputs, every input and view base, grads)."""
+    start = time.perf_counter()
+    fresh_compiler_state()
+    fn, make_inputs = load(program)
+    backend = factory.make(name)
+    compiled = torch.compile(fn, backend=backend, fullgraph=True, dynamic=program.dynamic)
+    run = run_calls(compiled, fresh_inputs(make_inputs), program.mode, CALLS)
+    outcome = judge(name, run, reference, program.exact)
+    outcome.candidates = [c for r in getattr(backend, "reports", []) for c in r.candidates]
+    outcome.seconds = time.perf_counter() - start
+    torch._dynamo.reset()
+    return outcome
+
+
+def fresh_compiler_state() -> None:
+    """Forget what earlier compiles in this process left behind, so that a program's verdict does
+    not depend on the programs (or backends) run before it: Dynamo's caches, and the fake-tensor
+    dispatch cache, which is global and survives ``torch._dynamo.reset()`` (with it warm from a
+    stock compile of the same program, a rewritten ``cond`` that crashes in a fresh process
+    compiles fine)."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    torch._dynamo.reset()
+    FakeTensorMode.cache_clear()
+
+
+def judge(name: str, run: Run, reference: Run, exact: bool) -> Outcome:
+    if run.error is not None:
+        status = "unsupported" if cannot_compile(run.error) else "crash"
+        return Outcome(name, status, detail=first_line(run.error), error_type=type(innermost(run.error)).__name__,
+                       call=run.failed_call + 1)
+    for call, (want, got) in enumerate(zip(reference.snapshots, run.snapshots), 1):
+        problems = compare(want, got, exact=exact, rtol=FLOAT_TOLERANCE, atol=FLOAT_TOLERANCE)
+        if problems:
+            return Outcome(name, "wrong", detail="; ".join(problems)[:600], call=call)
+    return Outcome(name, "ok")
+
+
+def cannot_compile(error: BaseException) -> bool:
+    """Dynamo refused to trace the program (a graph break under ``fullgraph=True``, an
+    unsupported higher-order op use...), as opposed to a backend or the compiled code failing."""
+    from torch._dynamo import exc
+
+    if isinstance(error, (exc.BackendCompilerFailed, exc.InternalTorchDynamoError)):
+        return False
+    return isinstance(error, (exc.Unsupported, exc.UserError, exc.UncapturedHigherOrderOpError,
+                              exc.CondOpArgsMismatchError, exc.TorchRuntimeError))
+
+
+def innermost(error: BaseException) -> BaseException:
+    """A backend's own exception inside Dynamo's ``BackendCompilerFailed``."""
+    from torch._dynamo import exc
+
+    if isinstance(error, exc.BackendCompilerFailed) and getattr(error, "inner_exception", None) is not None:
+        return error.inner_exception
+    return error
+
+
+def first_line(error: BaseException) -> str:
+    inner = innermost(error)
+    lines = [line for line in str(inner).strip().splitlines() if line.strip()]
+    return lines[0][:400] if lines else type(inner).__name__
+
+
+@dataclass
+class Verdict:
+    """Every backend run for one program, and its class on each base."""
+
+    outcomes: Dict[str, Outcome] = field(default_factory=dict)
+    classes: Dict[str, str] = field(default_factory=dict)     # base -> class (rewrite.fuzz.classify)
+
+    @property
+    def cls(self) -> str:
+        from rewrite.fuzz.classify import overall
+
+        return overall(self.classes.values())
+
+    def failing_base(self) -> Optional[str]:
+        """The base whose class gives the program's class (eager first)."""
+        for base, c in self.classes.items():
+            if c == self.cls:
+                return base
+        return None
+
+
+def evaluate(program: Program, reference: Run, bases: Sequence[str], factory: BackendFactory,
+             aot_eager: bool = False) -> Verdict:
+    """Run ``program`` on each base: the rewrite backend, then the backend it is judged against.
+    On the eager base the rules-free pipeline only runs when rewrite is wrong (to tell a wrong
+    rule from a wrong pipeline); stock Inductor always runs, so its own wrong results are listed.
+    A program Dynamo cannot trace is skipped on every base at the first sign."""
+    from rewrite.fuzz.classify import classify
+
+    verdict = Verdict()
+    for base in bases:
+        ours, judge_with = BASE_BACKENDS[base]
+        rw = verdict.outcomes[ours] = run_backend(program, ours, reference, factory)
+        stock = None
+        if base != "eager" or rw.status != "ok":
+            stock = verdict.outcomes[judge_with] = run_backend(program, judge_with, reference, factory)
+        verdict.classes[base] = classify(rw, stock)
+        if verdict.classes[base] == "skipped":
+            for other in bases:
+                verdict.classes[other] = "skipped"
+            return verdict
+    if aot_eager:
+        verdict.outcomes["aot_eager"] = run_backend(program, "aot_eager", reference, factory)
+    return verdict

@@ -1,0 +1,196 @@
+"""A fuzz run: programs 0..n-1 of a seed, judged in worker processes, then the failures
+minimized and written out as corpus cases.
+
+Without steering, program ``i`` depends only on ``(seed, i)`` and the options, so
+``--only i`` reproduces it alone.  With steering (``--rules``), programs are made in batches of
+:data:`BATCH` and each batch is steered by the coverage of all earlier ones, in program order: a
+run is still reproducible (independent of ``-j``), but program ``i`` needs the programs before it.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from rewrite.fuzz.steer import Coverage, Steering
+from rewrite.fuzz.worker import (MinimizeResult, MinimizeTask, ProgramResult, ProgramTask, init_worker,
+                                 quiet, run_minimize, run_program)
+
+BATCH = 32
+BASES = ("eager", "inductor")
+MAX_TASKS_PER_WORKER = 400       # fresh processes now and then keep compiler caches from piling up
+
+
+@dataclass
+class FuzzConfig:
+    n: int = 100
+    seed: int = 0
+    bases: Tuple[str, ...] = ("eager",)
+    rules: Optional[List[str]] = None
+    jobs: int = 1
+    features: Optional[List[str]] = None
+    dynamic: str = "mixed"
+    only: Optional[List[int]] = None           # just these program indices (unsteered runs)
+    steer: bool = False
+    aot_eager: bool = False
+    timeout: float = 600.0                     # per program
+    minimize: bool = True
+    max_minimize: int = 12                     # failing programs minimized per run
+    minimize_evaluations: int = 40
+    minimize_seconds: Optional[float] = 600.0
+    out: Optional[str] = None                  # where minimized failures are written as cases
+    command: str = "rewrite fuzz"              # how to say it in the cases' docstrings
+
+
+@dataclass
+class FuzzRun:
+    config: FuzzConfig
+    results: List[ProgramResult] = field(default_factory=list)
+    minimized: Dict[int, MinimizeResult] = field(default_factory=dict)
+    cases: Dict[int, Path] = field(default_factory=dict)
+    coverage: Optional[Coverage] = None
+    seconds: float = 0.0
+    programs_seconds: float = 0.0             # wall time of the judging phase
+
+    def with_class(self, *classes: str) -> List[ProgramResult]:
+        return [r for r in self.results if r.cls in classes]
+
+    @property
+    def failed(self) -> bool:
+        """Some program is wrong or crashes under rewrite while its judge is right."""
+        return bool(self.with_class("ours"))
+
+
+def program_indices(config: FuzzConfig) -> List[int]:
+    return sorted(set(config.only)) if config.only else list(range(config.n))
+
+
+class Pool:
+    """``-j N`` spawned worker processes, or the calling process for ``-j 1``."""
+
+    def __init__(self, jobs: int, rules: Optional[Sequence[str]]):
+        self.rules = list(rules) if rules else None
+        self.executor = None
+        if jobs > 1:
+            threads = max(1, (os.cpu_count() or 1) // jobs)
+            self.executor = ProcessPoolExecutor(
+                max_workers=jobs, mp_context=multiprocessing.get_context("spawn"), initializer=init_worker,
+                initargs=(self.rules, threads), max_tasks_per_child=MAX_TASKS_PER_WORKER)
+
+    def map(self, fn: Callable, tasks: Sequence, on_result: Optional[Callable] = None) -> List:
+        """Results in the order of ``tasks``; ``on_result`` as each arrives."""
+        if self.executor is None:
+            out = []
+            for t in tasks:
+                with quiet():
+                    out.append(fn(t, self.rules))
+                if on_result:
+                    on_result(out[-1])
+            return out
+        futures: List[Future] = [self.executor.submit(fn, t, self.rules) for t in tasks]
+        if on_result:
+            for f in _as_completed(futures):
+                on_result(f.result())
+        return [f.result() for f in futures]
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _as_completed(futures: Iterable[Future]):
+    from concurrent.futures import as_completed
+
+    return as_completed(list(futures))
+
+
+def run_fuzz(config: FuzzConfig, on_result: Optional[Callable[[ProgramResult], None]] = None,
+             on_minimized: Optional[Callable[[MinimizeResult], None]] = None) -> FuzzRun:
+    start = time.perf_counter()
+    run = FuzzRun(config, coverage=Coverage.for_rules(config.rules))
+    steering = Steering(run.coverage) if config.steer else None
+    pool = Pool(config.jobs, config.rules)
+    try:
+        indices = program_indices(config)
+        batches = [indices[i:i + BATCH] for i in range(0, len(indices), BATCH)] if steering else [indices]
+        for batch in batches:
+            tasks = [ProgramTask(config.seed, i, tuple(config.bases), config.features, config.dynamic,
+                                 steering.task_state(config.seed, i) if steering else None,
+                                 config.aot_eager, config.timeout) for i in batch]
+            results = pool.map(run_program, tasks, on_result)
+            for r in results:
+                new = run.coverage.add(r.candidates)
+                if steering and r.program is not None:
+                    steering.observe(r.program, new, r.candidates)
+            if steering:
+                steering.end_batch()
+            run.results += results
+        run.programs_seconds = time.perf_counter() - start
+        if config.minimize:
+            tasks = [MinimizeTask(r.program, r.verdict, r.verdict.failing_base(), config.minimize_evaluations,
+                                  config.minimize_seconds) for r in select_for_minimizing(run.results, config.max_minimize)]
+            for m in pool.map(run_minimize, tasks, on_minimized):
+                run.minimized[m.index] = m
+    finally:
+        pool.close()
+    if config.out:
+        write_cases(run)
+    run.seconds = time.perf_counter() - start
+    return run
+
+
+def signature(result: ProgramResult) -> tuple:
+    """Failures that probably share a cause: same class and base, same backends failing the same
+    way (exception type), and for a wrong result of ours the same rules fired."""
+    from rewrite.fuzz.oracle import BASE_BACKENDS
+
+    v = result.verdict
+    base = v.failing_base()
+    parts = [v.cls, base]
+    for name in BASE_BACKENDS[base]:
+        o = v.outcomes.get(name)
+        if o is not None and o.bad:
+            parts.append((name, o.status, o.error_type, tuple(o.fired()) if o.status == "wrong" else ()))
+    return tuple(parts)
+
+
+def select_for_minimizing(results: Sequence[ProgramResult], limit: int) -> List[ProgramResult]:
+    """Up to ``limit`` failing programs: first one per signature (ours first, then both, stock),
+    then more of each in program order."""
+    failing = [r for r in results if r.verdict is not None and r.cls in ("ours", "both", "stock")]
+    rank = {"ours": 0, "both": 1, "stock": 2}
+    failing.sort(key=lambda r: (rank[r.cls], r.index))
+    chosen: List[ProgramResult] = []
+    seen = set()
+    for r in failing:
+        if signature(r) not in seen:
+            seen.add(signature(r))
+            chosen.append(r)
+    for r in failing:
+        if r not in chosen:
+            chosen.append(r)
+    return sorted(chosen[:limit], key=lambda r: r.index)
+
+
+def write_cases(run: FuzzRun) -> None:
+    """Every minimized failure (every failure, without minimizing) as a corpus case file in
+    ``config.out``."""
+    from rewrite.fuzz.emit import write_case
+
+    if not run.config.minimize:   # as they are
+        for r in run.with_class("ours", "both", "stock"):
+            run.cases[r.index] = write_case(run.config.out, r.program, r.verdict, r.verdict.failing_base(),
+                                            run.config.command)
+        return
+    by_index = {r.index: r for r in run.results}
+    for index, m in sorted(run.minimized.items()):
+        if m.error:
+            continue
+        original = by_index[index]
+        base = original.verdict.failing_base()
+        run.cases[index] = write_case(run.config.out, m.program, m.verdict, base, run.config.command,
+                                      original.program.size)
