@@ -25,7 +25,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, Optional, Sequence, Tuple
 
 ENTRY_KINDS = ("predicate", "function", "action")

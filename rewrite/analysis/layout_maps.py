@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Optional, Sequence, Tuple
 
 import torch
+from torch.fx.experimental.symbolic_shapes import statically_known_true
 import torch.fx as fx
 
 from rewrite.analysis import op_families
@@ -30,6 +31,22 @@ def dim_key(x):
 
 def shape_key(shape) -> tuple:
     return tuple(dim_key(s) for s in shape)
+
+
+def same_shape(a, b) -> bool:
+    """Whether two shapes are equal wherever the compiled graph runs: the same expressions, or
+    sizes the shape environment knows equal from its guards (``Min(s0, s1 - 1)`` and ``3`` after a
+    broadcast guarded them equal).  Never installs a guard."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if dim_key(x) == dim_key(y):
+            continue
+        if not isinstance(x, torch.SymInt) and not isinstance(y, torch.SymInt):
+            return False
+        if not statically_known_true(x == y):
+            return False
+    return True
 
 
 def contiguous_strides(sizes: Sequence) -> tuple:

@@ -237,7 +237,7 @@ class LoweringModel:
                 return [(a, expected if a is base else inner if a is src else None) for a in operands]
             if target is torch.ops.aten.copy.default:
                 return [(a, expected if _shape(a) == shape else None) for a in operands[1:]]
-            if op_families.is_pointwise(target) or target in _VALUE_PRESERVING:
+            if op_families.is_pointwise(target) or op_families.resolved(target) in _VALUE_PRESERVING:
                 return [(a, expected if _shape(a) == shape else None) for a in operands]
         if target is torch.ops.aten.copy.default:
             return [(a, None) for a in operands[1:]]

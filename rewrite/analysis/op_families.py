@@ -28,6 +28,14 @@ def is_op_overload(target) -> bool:
     return isinstance(target, torch._ops.OpOverload)
 
 
+def resolved(target):
+    """The overload a call of an op packet runs when its arguments fit the default overload
+    (Inductor's passes emit ``aten.clone(x)``, the packet, beside ``aten.clone.default``)."""
+    if isinstance(target, torch._ops.OpOverloadPacket) and "default" in target.overloads():
+        return target.default
+    return target
+
+
 def is_view_scatter_target(target) -> bool:
     return is_op_overload(target) and _base_name(target) in VIEW_SCATTER_NAMES
 

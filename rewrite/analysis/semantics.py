@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import operator
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import torch
 import torch.fx as fx
@@ -452,7 +451,7 @@ class Evaluator:
             return operands, None
         if node.op != "call_function":
             return operands, self.terms.make(("call", node.op, str(node.target), operands), fake_value(node))
-        target = node.target
+        target = op_families.resolved(node.target)
         written = _written_in(target, args, kwargs)
         if written:
             self._apply_writes(state, node, target, args, kwargs, written, operands)
@@ -472,7 +471,7 @@ class Evaluator:
                 return ("list", tuple(conv(x) for x in a))
             return _const_key(a)
 
-        bound = _bind(node.target, args, kwargs) if node.op == "call_function" else None
+        bound = _bind(op_families.resolved(node.target), args, kwargs) if node.op == "call_function" else None
         if bound is not None:
             return tuple(conv(v) for v in bound)
         return (conv(tuple(args)), tuple(sorted((k, conv(v)) for k, v in kwargs.items())))
@@ -509,7 +508,7 @@ class Evaluator:
         when shape and dtype agree, else ``src`` broadcast and cast."""
         if dst_like is None or src_like is None:
             return self.terms.make(("convert", src, None), dst_like)
-        if lm.shape_key(dst_like.shape) == lm.shape_key(src_like.shape) and dst_like.dtype == src_like.dtype:
+        if lm.same_shape(dst_like.shape, src_like.shape) and dst_like.dtype == src_like.dtype:
             return src
         return self.terms.make(("convert", src, lm.shape_key(dst_like.shape), dst_like.dtype), dst_like)
 

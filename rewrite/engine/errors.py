@@ -9,8 +9,3 @@ class EvalError(Exception):
 
 class ActionError(RuntimeError):
     """An action cannot do what it was asked on this graph."""
-
-
-class NoSafeFallback(ActionError):
-    """An action cannot be applied, and leaving the op to the compiler is known to be wrong too:
-    a dependency stops the compilation even when it says ``fallback compiler``."""

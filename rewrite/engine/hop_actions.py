@@ -20,10 +20,10 @@ import torch.fx as fx
 from torch._prims_common import is_contiguous_or_false, is_non_overlapping_and_dense_or_false
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
-from rewrite.analysis import mutation
+from rewrite.analysis import mutation, regions
 from rewrite.analysis.fake import fake_value
 from rewrite.analysis.regions import default_storage_key
-from rewrite.engine.errors import ActionError, NoSafeFallback
+from rewrite.engine.errors import ActionError
 
 
 def _subgraph(root: fx.GraphModule, attr: fx.Node) -> fx.GraphModule:
@@ -135,25 +135,30 @@ def _check_separate(values: Sequence, passed: Sequence[int], what: str) -> None:
     """Operands passed to the new op must not share memory unless the graph shows how (a view
     chain, handled by :func:`_operand_views`): aliased inputs of the compiled function
     (``f(base, base[0])``) share it invisibly, and a subgraph that no longer writes them would
-    read one after a write through the other without seeing it.  torch's own functionalization
-    of these ops misses such reads as well (the corpus case
-    dependencies/cond_operands_are_aliased_inputs shows it), so there is no safe fallback."""
-    seen: Dict[object, int] = {}
+    read one after a write through the other without seeing it; the rewrite declines.  (torch's
+    own functionalization of ``cond``, which ``fallback compiler`` leaves the op to, misses such
+    a read as well: see docs/language.md.)  Operands of one storage whose memory cannot overlap
+    (``f(base[:2], base[2:])``) see nothing of each other's writes, but the new op may not take
+    both either (its functionalization refuses aliased operands)."""
+    seen: Dict[object, List[Tuple[int, regions.Region]]] = {}
     for j in passed:
         val = fake_value(values[j]) if isinstance(values[j], fx.Node) else None
         if val is None:
             continue
         try:
             key = default_storage_key(val)
+            region = regions.region_of_tensor(val, key)
         except (RuntimeError, NotImplementedError, TypeError):
             continue
-        if key in seen:
-            a, b = values[seen[key]], values[j]
-            raise NoSafeFallback(f"{what} {seen[key]} (`{a.name}`) and {j} (`{b.name}`) share memory without a "
-                                 f"view between them in the graph (aliased inputs of the compiled function): "
-                                 f"neither this rewrite nor torch's functionalization keeps a write through one "
-                                 f"visible through the other; pass one tensor and take the view inside")
-        seen[key] = j
+        for k, other in seen.get(key, []):
+            a, b = values[k], values[j]
+            if regions.may_overlap(other, region):
+                raise ActionError(f"{what} {k} (`{a.name}`) and {j} (`{b.name}`) share memory without a view "
+                                  f"between them in the graph (aliased inputs of the compiled function): the "
+                                  f"rewrite cannot keep a write through one visible through the other")
+            raise ActionError(f"{what} {k} (`{a.name}`) and {j} (`{b.name}`) are disjoint parts of one tensor; "
+                              f"the rewritten op could not take both")
+        seen.setdefault(key, []).append((j, region))
 
 
 def _check_plain_layout(values: Sequence, roots: Sequence[int], what: str) -> None:

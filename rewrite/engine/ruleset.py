@@ -21,7 +21,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 import torch
 import torch.fx as fx
@@ -35,7 +35,7 @@ from rewrite.analysis.op_names import op_display_name
 from rewrite.analysis.verdict import Verdict
 from rewrite.engine import compiler
 from rewrite.engine.context import Context
-from rewrite.engine.errors import ActionError, EvalError, NoSafeFallback
+from rewrite.engine.errors import ActionError, EvalError
 from rewrite.engine.report import Candidate, CopyComparison, GraphSnapshot, Report, log, trace_log
 from rewrite.engine.transaction import Snapshot, Transaction
 from rewrite.lang import ast
@@ -348,7 +348,7 @@ class RuleSet:
             log.warning("rule %s @ %s on %s %s: %s", rule.name, rule.location, cand.node,
                         "refused by the legality check" if step == "legality" else "failed", msg)
             if rule.kind == "dependency":
-                if rule.fallback == "error" or isinstance(e, NoSafeFallback):
+                if rule.fallback == "error":
                     raise DependencyError(f"dependency {rule.name} @ {rule.location} on {cand.node} could not be "
                                           f"applied: {msg}; without it the program would lose a mutation") from e
                 msg = f"{msg}; left to the compiler (fallback compiler)"

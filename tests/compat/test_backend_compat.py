@@ -87,10 +87,15 @@ def test_ddp_on_the_eager_base_trains_like_plain_ddp():
     procs = [subprocess.Popen([sys.executable, str(HERE / "ddp_worker.py"), str(rank), "2", str(port)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for rank in range(2)]
     results = []
-    for p in procs:
-        out, err = p.communicate(timeout=300)
-        assert p.returncode == 0, err[-3000:]
-        results.append(json.loads(out.strip().splitlines()[-1]))
+    try:
+        for p in procs:
+            out, err = p.communicate(timeout=300)
+            assert p.returncode == 0, err[-3000:]
+            results.append(json.loads(out.strip().splitlines()[-1]))
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
     for r in results:
         assert r["out_type"] == "Tensor"
         assert r["forward_graphs"] >= 2          # the DDP optimizer did split the model

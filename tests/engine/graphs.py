@@ -8,6 +8,7 @@ import torch
 import torch.fx as fx
 from torch._inductor import config as inductor_config
 from torch._inductor.custom_graph_pass import CustomInferenceAwareGraphPass
+from torch._subclasses.fake_tensor import unset_fake_temporarily
 
 from rewrite.analysis.op_names import op_display_name
 from rewrite.backend import make_backend
@@ -24,24 +25,26 @@ class _Capture(CustomInferenceAwareGraphPass):
         from rewrite.backend import graph_kind_of
 
         kind = "inference" if is_inference else graph_kind_of(graph, "forward")
-        self.graphs.append((kind, copy.deepcopy(graph.owning_module)))
+        with unset_fake_temporarily():       # tensor constants are real: copy them outside fake mode
+            self.graphs.append((kind, copy.deepcopy(graph.owning_module)))
 
     def uuid(self):
         return None
 
 
-def post_grad(fn, *inputs, kind: str = "inference") -> fx.GraphModule:
+def post_grad(fn, *inputs, kind: str = "inference", dynamic: bool = False) -> fx.GraphModule:
     """The post-grad ATen graph as the rules see it (after Inductor's functional passes) for
-    ``fn`` (no rules applied)."""
+    ``fn`` (no rules applied); ``dynamic`` traces every size symbolically."""
     torch._dynamo.reset()
     capture = _Capture()
     be = make_backend([], base="eager", cache=False)
+    compiled = torch.compile(fn, backend=be, fullgraph=True, dynamic=dynamic or None)
     with inductor_config.patch(post_grad_custom_post_pass=capture):
         if kind == "inference":
             with torch.inference_mode():
-                torch.compile(fn, backend=be, fullgraph=True)(*inputs)
+                compiled(*inputs)
         else:
-            torch.compile(fn, backend=be, fullgraph=True)(*inputs)
+            compiled(*inputs)
     graphs = [gm for k, gm in capture.graphs if k == kind]
     return graphs[-1]
 

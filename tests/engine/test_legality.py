@@ -311,3 +311,27 @@ def test_each_value_is_materialized_once():
     materialized = [n for n in gm.graph.nodes if n.target is torch.ops.aten.empty_like.default]
     assert len(materialized) == len(gathers) == 4     # each gathered block read, copied once
     assert engine_scaling.outputs_match(original, gm, 1)
+
+
+def test_privatize_of_a_private_copy_is_refused(tmp_path):
+    """``privatize`` on an update that already works on a private copy is refused: another copy
+    could not change anything, and a rule that privatizes unconditionally would otherwise fire on
+    every sweep (the ownership net once looped this way)."""
+    def f(x, v):
+        t = x * 2
+        t[1:3] = v
+        return t
+
+    make = lambda: (torch.arange(6.0), torch.ones(2))  # noqa: E731
+    gm = post_grad(f, *make())
+    rs = load(tmp_path, """
+        rule private
+          match   u = aten.slice_scatter(base, src, ...)
+          rewrite privatize(u)
+        """)
+    report = rs.apply(gm)
+    cands = [c for c in report.candidates if c.rule == "private"]
+    assert [c.stopped_at for c in cands] == [None, "rewrite"], [c.line() for c in cands]
+    assert "already works on a private copy" in cands[1].reason
+    assert sum(n.target is torch.ops.aten.clone.default for n in gm.graph.nodes) == 1
+    same_as_eager(f, gm, make)
