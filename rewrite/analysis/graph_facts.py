@@ -11,7 +11,7 @@ Predicates return a :class:`~rewrite.analysis.verdict.Verdict`: the answer and w
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Dict, Iterable, List, Optional, Set
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 import torch
 import torch.fx as fx
@@ -489,6 +489,19 @@ def hop_operands(hop: fx.Node) -> List:
     return out
 
 
+def hop_subgraphs(root: fx.GraphModule, node: fx.Node) -> List[Tuple[str, fx.GraphModule]]:
+    """``(attribute, subgraph)`` of each subgraph a higher-order op node calls (none for others)."""
+    if node.op != "call_function" or not isinstance(node.target, torch._ops.HigherOrderOperator):
+        return []
+    out = []
+    for attr in node.args:
+        if isinstance(attr, fx.Node) and attr.op == "get_attr":
+            sub = getattr(root, attr.target, None)
+            if isinstance(sub, fx.GraphModule):
+                out.append((attr.target, sub))
+    return out
+
+
 def subgraph_written_placeholders(sub: fx.GraphModule) -> set:
     """Placeholders of ``sub`` written by it, directly, through a view, or inside a nested
     higher-order op's subgraph."""
@@ -497,16 +510,12 @@ def subgraph_written_placeholders(sub: fx.GraphModule) -> set:
     written_nodes = set()
     for n in sub.graph.nodes:
         written_nodes.update(mutation.written_operands(n))
-        if n.op == "call_function" and isinstance(n.target, torch._ops.HigherOrderOperator):
-            for attr in n.args:
-                if isinstance(attr, fx.Node) and attr.op == "get_attr":
-                    inner = getattr(sub, attr.target, None)
-                    if isinstance(inner, fx.GraphModule):
-                        inner_written = subgraph_written_placeholders(inner)
-                        inner_ph = [p for p in inner.graph.nodes if p.op == "placeholder"]
-                        for pos, operand in enumerate(hop_operands(n)):
-                            if pos < len(inner_ph) and inner_ph[pos] in inner_written and isinstance(operand, fx.Node):
-                                written_nodes.add(operand)
+        for _, inner in hop_subgraphs(sub, n):
+            inner_written = subgraph_written_placeholders(inner)
+            inner_ph = [p for p in inner.graph.nodes if p.op == "placeholder"]
+            for pos, operand in enumerate(hop_operands(n)):
+                if pos < len(inner_ph) and inner_ph[pos] in inner_written and isinstance(operand, fx.Node):
+                    written_nodes.add(operand)
     out = set()
     for p in placeholders:
         if any(facts.same_storage(w, p) or w is p for w in written_nodes):

@@ -501,7 +501,7 @@ class Evaluator:
             m = lm.view_copy_map(node, fake_value(first))
             return self.alg.strided(self.read(state, first, node), m, (), like, fallback=node)
         identity = node.name if op_families.is_nondeterministic(target) else None
-        return T.make(("op", target, operands, identity), like)
+        return T.make(_canonical_op(target, operands, identity), like)
 
     def convert(self, src: int, dst_like, src_like) -> int:
         """What ``copy_(dst, src)`` / ``aten.copy(dst, src)`` puts into ``dst``: ``src`` itself
@@ -525,7 +525,8 @@ class Evaluator:
         name = functional if functional is not None else ("inplace", target)
         identity = node.name if op_families.is_nondeterministic(target) else None
         if len(written) == 1 and written[0] is args[0]:
-            self._write(state, node, written[0], self.terms.make(("op", name, operands, identity), fake_value(written[0])))
+            self._write(state, node, written[0], self.terms.make(_canonical_op(name, operands, identity),
+                                                                 fake_value(written[0])))
             return
         whole = self.terms.make(("op", name, operands, identity))
         for i, dst in enumerate(written):
@@ -540,6 +541,20 @@ class Evaluator:
         else:
             state.content[root] = self.alg.scatter(state.content[root], value, m, fallback=writer)
         state.writes.setdefault(root, []).append(writer)
+
+
+#: Ops whose two tensor operands commute exactly (IEEE addition and multiplication are
+#: commutative, and so are type promotion and broadcasting): their operand terms are sorted, so
+#: ``add(d, x)`` and ``add(x, d)`` are one term.  ``add``/``sub`` only with ``alpha`` 1.
+_COMMUTATIVE = frozenset({torch.ops.aten.add.Tensor, torch.ops.aten.mul.Tensor})
+
+
+def _canonical_op(target, operands: tuple, identity) -> tuple:
+    if target in _COMMUTATIVE and len(operands) >= 2 and all(o == 1 for o in operands[2:]):
+        a, b = operands[0], operands[1]
+        if isinstance(a, tuple) and isinstance(b, tuple) and a[0] == b[0] == "t" and b[1] < a[1]:
+            operands = (b, a) + tuple(operands[2:])
+    return ("op", target, operands, identity)
 
 
 def _bind(target, args, kwargs) -> Optional[list]:

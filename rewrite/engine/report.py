@@ -122,7 +122,7 @@ class Report:
     candidates: List[Candidate] = field(default_factory=list)
     before: Optional[GraphSnapshot] = None      # the graph before the pass
     after: Optional[GraphSnapshot] = None       # and after
-    ops_before: Dict[str, int] = field(default_factory=dict)  # op name ("aten.slice_scatter") -> count
+    ops_before: Dict[str, int] = field(default_factory=dict)  # op ("aten.slice_scatter.default") -> count
     ops_after: Dict[str, int] = field(default_factory=dict)
     bytes_removed: object = 0                   # estimated copy traffic removed per call, relative to
     #                                             the functional graph the pass received

@@ -29,7 +29,7 @@ import torch.fx as fx
 from rewrite import stages as S
 from rewrite.analysis import copies as copy_count
 from rewrite.analysis import inductor_reinplace, op_families
-from rewrite.analysis.graph_facts import GraphFacts, subgraph_written_placeholders
+from rewrite.analysis.graph_facts import GraphFacts, hop_subgraphs, subgraph_written_placeholders
 from rewrite.analysis.legality import Legality
 from rewrite.analysis.op_names import op_display_name
 from rewrite.analysis.verdict import Verdict
@@ -478,15 +478,11 @@ def _hop_contract(root: fx.GraphModule, txn: Transaction):
     """After a dependency action on a Dynamo graph: no subgraph of a higher-order op it created
     writes its own inputs (the mutations left as data flow)."""
     for node in txn.live_created():
-        if node.op == "call_function" and isinstance(node.target, torch._ops.HigherOrderOperator):
-            for attr in node.args:
-                if isinstance(attr, fx.Node) and attr.op == "get_attr":
-                    sub = getattr(root, attr.target, None)
-                    if isinstance(sub, fx.GraphModule):
-                        written = subgraph_written_placeholders(sub)
-                        if written:
-                            return Verdict(False, f"{attr.target} of the rewritten {node.name} still writes its "
-                                                  f"input {sorted(p.name for p in written)[0]}")
+        for name, sub in hop_subgraphs(root, node):
+            written = subgraph_written_placeholders(sub)
+            if written:
+                return Verdict(False, f"{name} of the rewritten {node.name} still writes its "
+                                      f"input {sorted(p.name for p in written)[0]}")
     return Verdict(True)
 
 
@@ -602,10 +598,12 @@ def graph_fingerprint(graph: fx.Graph) -> int:
 
 
 def count_ops(graph: fx.Graph) -> Dict[str, int]:
+    """Calls per op, keyed by the overload's full name (``aten.add.Tensor``) where there is one
+    (``rewrite.testing.checks.op_count`` sums the overloads of a packet)."""
     counts: Dict[str, int] = {}
     for n in graph.nodes:
         if n.op == "call_function":
-            key = op_display_name(n.target)
+            key = str(n.target) if isinstance(n.target, torch._ops.OpOverload) else op_display_name(n.target)
         elif n.op == "call_method":
             key = f"Tensor.{n.target}"
         else:

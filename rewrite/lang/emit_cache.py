@@ -6,11 +6,9 @@ torch and Inductor (seconds to import); answers are kept in a small JSON file ne
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from typing import Dict, Optional
 
-from rewrite.lang.op_cache import cache_file
+from rewrite.lang.op_cache import cache_file, write_json_atomically
 
 FORMAT = 1
 _answers: Optional[Dict[str, dict]] = None
@@ -36,18 +34,7 @@ def _store() -> None:
     path = cache_file("emits")
     if path is None:
         return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".emits-", suffix=".json", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({"format": FORMAT, "ops": _answers}, f, separators=(",", ":"))
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError:
-        pass
+    write_json_atomically(path, {"format": FORMAT, "ops": _answers})
 
 
 def _answer(op) -> dict:

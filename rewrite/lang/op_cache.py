@@ -77,9 +77,15 @@ def write(table) -> None:
             "ops": {ns: {name: {ov: [[a.name, a.type, a.kwarg_only, a.has_default, a.writes] for a in args]
                                 for ov, args in overloads.items()}
                          for name, overloads in ops.items()} for ns, ops in table.items()}}
+    write_json_atomically(path, data)
+
+
+def write_json_atomically(path, data) -> None:
+    """Write ``data`` to ``path`` through a temporary file (readers never see half a file);
+    failing to write only costs the next run time."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".ops-", suffix=".json", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".json", dir=path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 json.dump(data, f, separators=(",", ":"))

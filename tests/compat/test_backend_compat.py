@@ -126,3 +126,20 @@ def test_generate_with_default_compile_settings(caplog):
             compiled = model.generate(prompt, compile_config=compile_config, **kwargs)
     assert torch.equal(eager, compiled)
     assert any("fired reinplace_indexed_update_into_input" in m for m in caplog.messages), transformers.__version__
+
+
+def test_reports_and_graphs_kept_are_bounded():
+    """A long-running process compiles many graphs: a backend keeps the last `max_reports`
+    reports (and graphs, when asked to keep them), not one per graph ever compiled
+    (benchmarks/backend_memory.py measures the memory of 1,000 graphs)."""
+    torch._dynamo.reset()
+    be = make_backend(base="eager", cache=False, keep_graphs=True, max_reports=3)
+    x, d = torch.zeros(8), torch.ones(6)
+    for i in range(5):
+        namespace = {}
+        exec(f"def f_{i}(x, d):\n    x[1:-1].add_(d * {i + 1})\n    return x.sum()\n", namespace)
+        torch.compile(namespace[f"f_{i}"], backend=be, fullgraph=True)(x, d)
+    assert len(be.reports) == 3 and len(be.graphs) <= 3
+    assert be.reports[-1].fired_rules() == ["reinplace_scatter_into_input"]
+    be.clear()
+    assert be.reports == [] and be.graphs == []

@@ -58,7 +58,7 @@ def test_empty_rule_set_rewrites_nothing(tmp_path):
     before = gm.code
     report = rules(tmp_path, "# nothing\n").apply(gm)
     assert gm.code == before
-    assert report.candidates == [] and "aten.slice_scatter" in report.ops_after
+    assert report.candidates == [] and report.ops_after.get("aten.slice_scatter.default")
 
 
 def test_scatter_through_indexed_update_fires_and_matches_eager(tmp_path):
@@ -221,10 +221,28 @@ def test_rewrites_that_undo_each_other_stop_as_a_cycle(tmp_path, registry):
         return a + b
 
     gm = post_grad(f, torch.randn(3), torch.randn(3))
-    # the legality check would refuse the swap (it cannot prove add commutative): turn it off
-    report = RuleSet.load([path], registry=registry, legality=False).apply(gm)
+    report = RuleSet.load([path], registry=registry).apply(gm)     # add commutes: the check agrees
     assert any("cycle" in w for w in report.warnings)
     assert report.iterations <= 3
+
+
+def test_swapping_operands_is_legal_only_where_they_commute(tmp_path, registry):
+    """The legality check knows `add` (alpha 1) and `mul` commute, and nothing else does."""
+    def swap(ctx, n):
+        ctx.txn.set_args(n, (n.args[1], n.args[0]) + tuple(n.args[2:]))
+
+    vocab.register_action("swap", swap, registry=registry)
+    for op, fn, legal in (("aten.mul.Tensor", lambda a, b: a * b, True),
+                          ("aten.sub.Tensor", lambda a, b: a - b, False),
+                          ("aten.div.Tensor", lambda a, b: a / b, False)):
+        path = tmp_path / "s.rules"
+        path.write_text(f"rule swap_once\n  match y = {op}(a: node, b: node)\n  rewrite swap(y)\n")
+        gm = post_grad(fn, torch.randn(3), torch.randn(3) + 2)
+        report = RuleSet.load([path], registry=registry).apply(gm)
+        first = [c for c in report.candidates if c.rule == "swap_once"][0]
+        assert (first.stopped_at is None) == legal, (op, first.line())
+        if not legal:
+            assert first.stopped_at == "legality"
 
 
 def test_subgraphs_are_rewritten_before_the_graph_that_holds_them(tmp_path):

@@ -39,6 +39,6 @@ def test_the_worked_example_runs_and_fires_only_on_the_big_buffer(tmp_path, monk
     assert lines == ["100 []", "10000 ['reinplace_big_intermediate']"], lines
     be = namespace["be"]
     (big,) = [r for r in be.reports if r.fired_rules()]
-    assert big.ops_after.get("aten.slice_scatter", 0) == 0
+    assert "aten.slice_scatter.default" in big.ops_before and "aten.slice_scatter.default" not in big.ops_after
     assert any(c.rule == "reinplace_big_intermediate" and c.stopped_at == "profitable"
                for r in be.reports if not r.fired_rules() for c in r.candidates)
