@@ -71,6 +71,9 @@ def program_rows(result: Dict[str, Any]) -> List[str]:
         fired = "" if d.get("fired") is None else (
             ", ".join(f"{k} x{v}" for k, v in sorted(d["fired"].items())) or "none")
         compile_s = "-" if backend == "eager" else f"{d['compile_s']:.1f}"
+        rs = d.get("rule_seconds")
+        if rs:
+            compile_s += f" (rules {rs.get('total', 0):.2f}, legality {rs.get('legality', 0):.2f})"
         recompiles = "-" if backend == "eager" else str(d["recompiles"])
         rows.append("| " + " | ".join([result["name"], backend, correct_cell(d), copies, traffic, backs,
                                         *_ms(d, eager), compile_s, recompiles, fired]) + " |")
