@@ -14,8 +14,10 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
-    from rewrite.lang.diagnostics import format_report
-    from rewrite.lang.loader import collect
+    # cli.build_parser imports every command module: lark and the rule loader at the top would add
+    # tens of milliseconds to every `rewrite` run
+    from rewrite.lang.diagnostics import format_report  # lazy: CLI start-up
+    from rewrite.lang.loader import collect  # lazy: CLI start-up
 
     got = collect(args.paths, roots=args.root)
     if got.diagnostics:

@@ -23,7 +23,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from rewrite.explain.target import TargetError, explain_target
+    from rewrite.explain.target import TargetError, explain_target  # lazy: imports torch (CLI start-up)
 
     try:
         text, html = explain_target(args.target, base="inductor" if args.inductor else "eager",

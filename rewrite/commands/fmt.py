@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import sys
 
+from rewrite.lang.limits import MAX_FILE_BYTES
+
 
 def add_parser(subparsers):
     p = subparsers.add_parser("fmt", help="format rule files in place",
@@ -13,12 +15,13 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
-    from rewrite.lang.diagnostics import RulesError, format_diagnostic, format_report
-    from rewrite.lang.limits import MAX_FILE_BYTES
-    from rewrite.lang.loader import expand
-    from rewrite.lang.parser import BOM
-    from rewrite.lang.printer import format_source
-    from rewrite.lang.sources import SourceError, read_rules_text
+    # cli.build_parser imports every command module: lark and the rule loader at the top would add
+    # tens of milliseconds to every `rewrite` run
+    from rewrite.lang.diagnostics import RulesError, format_diagnostic, format_report  # lazy: CLI start-up
+    from rewrite.lang.loader import expand  # lazy: CLI start-up
+    from rewrite.lang.parser import BOM  # lazy: CLI start-up
+    from rewrite.lang.printer import format_source  # lazy: CLI start-up
+    from rewrite.lang.sources import SourceError, read_rules_text  # lazy: CLI start-up
 
     files, diags = expand(args.paths)
     status = 0

@@ -7,6 +7,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from rewrite.fuzz.features import FEATURES, GROUPS, FeatureError, parse_features
+
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
@@ -54,8 +56,6 @@ def _usage(message: str) -> int:
 
 
 def run(args) -> int:
-    from rewrite.fuzz.features import FEATURES, GROUPS, FeatureError, parse_features
-
     if args.list_features:
         for name in FEATURES:
             print(f"{name:<13} {', '.join(GROUPS[name])}")
@@ -78,13 +78,13 @@ def run(args) -> int:
         missing = [r for r in args.rules if not Path(r).exists()]
         if missing:
             return _usage(f"no such rule file: {', '.join(missing)}")
-        from rewrite.lang.diagnostics import RulesError
-        from rewrite.lang.loader import load
+        from rewrite.lang.diagnostics import RulesError  # lazy: CLI start-up
+        from rewrite.lang.loader import load  # lazy: CLI start-up
 
         try:
             load([Path(r) for r in args.rules])
         except RulesError as exc:
-            from rewrite.lang.diagnostics import format_diagnostic
+            from rewrite.lang.diagnostics import format_diagnostic  # lazy: CLI start-up
 
             for diag in exc.diagnostics:
                 print(format_diagnostic(diag, {}), file=sys.stderr)
@@ -93,8 +93,8 @@ def run(args) -> int:
     if steer and only:
         return _usage("--only reproduces programs of unsteered runs; add --no-steer")
 
-    from rewrite.fuzz.session import FuzzConfig, run_fuzz
-    from rewrite.fuzz.summary import format_run, to_json
+    from rewrite.fuzz.session import FuzzConfig, run_fuzz  # lazy: imports torch (CLI start-up)
+    from rewrite.fuzz.summary import format_run, to_json  # lazy: imports torch (CLI start-up)
 
     bases = ("eager", "inductor") if args.base == "both" else (args.base,)
     command = " ".join(["rewrite fuzz", f"--seed {args.seed}", f"--n {args.n}", f"--base {args.base}"]

@@ -31,15 +31,16 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from rewrite.testing.case import discover
-    from rewrite.testing.parallel import default_jobs, run_cases
-    from rewrite.testing.progress import Progress
-    from rewrite.testing.console import print_run
+    # cli.build_parser imports every command module: torch at the top would load on `rewrite check` too
+    from rewrite.testing.case import discover  # lazy: CLI start-up
+    from rewrite.testing.parallel import default_jobs, run_cases  # lazy: imports torch
+    from rewrite.testing.progress import Progress  # lazy: imports torch
+    from rewrite.testing.console import print_run  # lazy: imports torch
 
     if args.device:
         import os
 
-        from rewrite.testing.runner import DEVICE_VARIABLE
+        from rewrite.testing.runner import DEVICE_VARIABLE  # lazy: imports torch (CLI start-up)
 
         os.environ[DEVICE_VARIABLE] = args.device   # inherited by the worker processes
     paths = args.paths or [DEFAULT_CORPUS]

@@ -8,8 +8,8 @@ from html import escape
 from pathlib import Path
 from typing import Dict, Sequence
 
+import rewrite.explain.collapse as collapse
 from rewrite.engine.report import Candidate, Report
-from rewrite.explain import collapse
 from rewrite.explain.diff import GraphChange, compare, same_graph
 from rewrite.explain.picture import draw
 from rewrite.explain.svg import legend_html

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Sequence
 
+import rewrite.explain.collapse as collapse
 from rewrite.engine.report import Candidate, GraphSnapshot
-from rewrite.explain import collapse
 from rewrite.explain.diff import GraphChange, candidate_marks, writes_of
 from rewrite.explain.labels import box_lines, tooltip
 from rewrite.explain.layout import layout

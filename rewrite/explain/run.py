@@ -6,8 +6,10 @@ from typing import Callable, List, Optional, Sequence
 import torch
 from torch.utils._pytree import tree_flatten
 
+from rewrite.backend import make_backend
 from rewrite.engine.report import Report
 from rewrite.explain.text import render_text
+from rewrite.testing.execute import mode_context
 
 
 def _mode_for(inputs: Sequence) -> str:
@@ -19,9 +21,6 @@ def explain_reports(fn: Callable, *inputs, base: str = "eager", rules=None, mode
                     dynamic: bool = False) -> List[Report]:
     """Compile ``fn`` with the rules (under inference_mode unless an input requires grad, or as
     ``mode`` says), call it once on ``inputs`` and return the reports."""
-    from rewrite.backend import make_backend
-    from rewrite.testing.execute import mode_context
-
     torch._dynamo.reset()
     backend = make_backend(rules=rules, base=base, cache=False)  # every graph rewritten and reported
     compiled = torch.compile(fn, backend=backend, fullgraph=True, dynamic=dynamic)

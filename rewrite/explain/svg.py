@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Dict, List, Optional, Tuple
 
-from rewrite.explain import style
+import rewrite.explain.style as style
 from rewrite.explain.collapse import DrawGraph
 from rewrite.explain.layout import LINE_H, PAD_Y, Layout
 

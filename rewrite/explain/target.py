@@ -5,6 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Optional, Tuple
 
+from rewrite.explain.html import render_html
+from rewrite.explain.run import explain_reports
+from rewrite.explain.text import render_text
+from rewrite.testing.case import CaseFormatError, load_module, parse_case
+from rewrite.testing.execute import fresh_inputs
+
 
 class TargetError(ValueError):
     """``FILE.py::FUNCTION`` does not name a function with inputs."""
@@ -14,9 +20,6 @@ def load_target(spec: str) -> Tuple[Callable, tuple, str, dict]:
     """``(fn, inputs, function name, settings)`` for ``FILE.py::FUNCTION`` (FUNCTION defaults to
     ``fn``).  Inputs come from ``<FUNCTION>_inputs()`` or else ``inputs()``; settings (mode,
     dynamic) from the file's corpus header when it has one."""
-    from rewrite.testing.case import CaseFormatError, load_module, parse_case
-    from rewrite.testing.execute import fresh_inputs
-
     file, _, function = spec.partition("::")
     function = function or "fn"
     path = Path(file)
@@ -49,10 +52,6 @@ def load_target(spec: str) -> Tuple[Callable, tuple, str, dict]:
 
 def explain_target(spec: str, base: str = "eager", rules=None, html: bool = False) -> Tuple[str, Optional[str]]:
     """The text (and, with ``html``, the page) explaining ``FILE.py::FUNCTION``."""
-    from rewrite.explain.html import render_html
-    from rewrite.explain.run import explain_reports
-    from rewrite.explain.text import render_text
-
     fn, inputs, _, settings = load_target(spec)
     reports = explain_reports(fn, *inputs, base=base, rules=rules, **settings)
     title = f"{spec} [{base}]"

@@ -45,6 +45,7 @@ def same_failure(verdict, base: str, want_class: str, want) -> bool:
     """Does ``verdict`` show the failure ``want`` (a verdict) showed on ``base``: same class, same
     kind of outcome (wrong / crash, and the same exception type) for each backend that failed?
     The minimizer keeps a smaller program only while this holds."""
+    # lazy: cycle with rewrite.fuzz.oracle (it imports this module), and it imports torch
     from rewrite.fuzz.oracle import BASE_BACKENDS
 
     if verdict.classes.get(base) != want_class:

@@ -22,6 +22,7 @@ import torch
 
 from rewrite.fuzz.features import Knobs
 from rewrite.fuzz.program import Param, Program, Stmt
+from rewrite.fuzz.reference import InvalidProgram, reference
 from rewrite.testing.execute import Run, fresh_inputs, mode_context
 
 MAX_STATEMENTS = 7
@@ -1046,8 +1047,6 @@ def generate(seed: int, index: int, knobs: Knobs, dynamic: str = "mixed", parent
     """Program ``index`` of ``seed`` (a variant of ``parent`` when given): the first of its
     attempts that is a fair eager program, with its eager reference run and the number of
     attempts it took.  Raises :class:`~rewrite.fuzz.reference.InvalidProgram` when none is."""
-    from rewrite.fuzz.reference import InvalidProgram, reference
-
     reasons = []
     for attempt in range(max_attempts):
         if parent is not None:

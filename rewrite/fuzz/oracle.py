@@ -22,7 +22,10 @@ from typing import Dict, List, Optional, Sequence
 
 import torch
 
+from rewrite.backend import make_backend
 from rewrite.engine.report import Candidate
+from rewrite.engine.ruleset import RuleSet
+from rewrite.fuzz.classify import classify, overall
 from rewrite.fuzz.program import Program
 from rewrite.fuzz.reference import CALLS, load
 from rewrite.testing.execute import Run, fresh_inputs, run_calls
@@ -68,14 +71,10 @@ class BackendFactory:
     """Backends for one process: the rule sets are loaded once."""
 
     def __init__(self, rules: Optional[Sequence[str]] = None):
-        from rewrite.engine.ruleset import RuleSet
-
         self.rule_set = RuleSet.load(list(rules) if rules else None)
         self.no_rules = RuleSet.load([])
 
     def make(self, name: str):
-        from rewrite.backend import make_backend
-
         if name == "rewrite-eager":
             return make_backend(self.rule_set, base="eager", cache=False)
         if name == "rewrite-inductor":
@@ -162,8 +161,6 @@ class Verdict:
 
     @property
     def cls(self) -> str:
-        from rewrite.fuzz.classify import overall
-
         return overall(self.classes.values())
 
     def failing_base(self) -> Optional[str]:
@@ -180,8 +177,6 @@ def evaluate(program: Program, reference: Run, bases: Sequence[str], factory: Ba
     On the eager base the rules-free pipeline only runs when rewrite is wrong (to tell a wrong
     rule from a wrong pipeline); stock Inductor always runs, so its own wrong results are listed.
     A program Dynamo cannot trace is skipped on every base at the first sign."""
-    from rewrite.fuzz.classify import classify
-
     verdict = Verdict()
     for base in bases:
         ours, judge_with = BASE_BACKENDS[base]

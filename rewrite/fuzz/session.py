@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from rewrite.fuzz.emit import write_case
+from rewrite.fuzz.oracle import BASE_BACKENDS
 from rewrite.fuzz.steer import Coverage, Steering
 from rewrite.fuzz.worker import (MinimizeResult, MinimizeTask, ProgramResult, ProgramTask, init_worker,
                                  quiet, run_minimize, run_program)
@@ -146,8 +148,6 @@ def run_fuzz(config: FuzzConfig, on_result: Optional[Callable[[ProgramResult], N
 def signature(result: ProgramResult) -> tuple:
     """Failures that probably share a cause: same class and base, same backends failing the same
     way (exception type), and for a wrong result of ours the same rules fired."""
-    from rewrite.fuzz.oracle import BASE_BACKENDS
-
     v = result.verdict
     base = v.failing_base()
     parts = [v.cls, base]
@@ -179,8 +179,6 @@ def select_for_minimizing(results: Sequence[ProgramResult], limit: int) -> List[
 def write_cases(run: FuzzRun) -> None:
     """Every minimized failure (every failure, without minimizing) as a corpus case file in
     ``config.out``."""
-    from rewrite.fuzz.emit import write_case
-
     if not run.config.minimize:   # as they are
         for r in run.with_class("ours", "both", "stock"):
             run.cases[r.index] = write_case(run.config.out, r.program, r.verdict, r.verdict.failing_base(),

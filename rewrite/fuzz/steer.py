@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
+from rewrite.lang.loader import expand
+from rewrite.testing.console import shipped_rule_files
 from rewrite.testing.coverage import RuleInfo, rule_catalog
 
 NEW_ITEM_BOOST = 0.3       # multiplier increase per knob of a program that covered something new
@@ -36,9 +38,6 @@ Item = Tuple[str, str, str]   # (rule, "reached"|"stopped"|"fired", section or "
 
 def rule_files(rules: Optional[Sequence[str]]) -> List[Path]:
     """The rule files a run uses: the given files (folders expanded), else the shipped ones."""
-    from rewrite.lang.loader import expand
-    from rewrite.testing.console import shipped_rule_files
-
     files = shipped_rule_files() if not rules else [Path(f) for f in expand(rules)[0]]
     return [_relative(f) for f in files]
 

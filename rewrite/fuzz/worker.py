@@ -12,9 +12,13 @@ import warnings
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
+from rewrite.fuzz.classify import classify, same_failure
 from rewrite.fuzz.features import Knobs
+from rewrite.fuzz.generator import generate
+from rewrite.fuzz.minimize import minimize
 from rewrite.fuzz.oracle import BASE_BACKENDS, BackendFactory, Verdict, evaluate, run_backend
 from rewrite.fuzz.program import Program
+from rewrite.fuzz.reference import InvalidProgram, reference
 from rewrite.fuzz.steer import SteerState
 
 
@@ -155,9 +159,6 @@ def time_limit(seconds: float):
 
 def run_program(task: ProgramTask, rules: Optional[Sequence[str]] = None) -> ProgramResult:
     """Generate program ``task.index`` and judge it on every base; never raises."""
-    from rewrite.fuzz.generator import generate
-    from rewrite.fuzz.reference import InvalidProgram
-
     start = time.perf_counter()
     result = ProgramResult(task.index)
     fac = factory(rules)
@@ -168,15 +169,15 @@ def run_program(task: ProgramTask, rules: Optional[Sequence[str]] = None) -> Pro
     try:
         with time_limit(task.timeout):
             try:
-                program, reference, attempts = generate(task.seed, task.index, knobs, task.dynamic, parent)
+                program, ref_run, attempts = generate(task.seed, task.index, knobs, task.dynamic, parent)
             except InvalidProgram:
                 if parent is None:
                     raise
                 result.parent = None   # no fair variant of the parent: a fresh program
-                program, reference, attempts = generate(task.seed, task.index, knobs, task.dynamic)
+                program, ref_run, attempts = generate(task.seed, task.index, knobs, task.dynamic)
             result.program, result.attempts = program, attempts
             result.gen_seconds = time.perf_counter() - start
-            result.verdict = evaluate(program, reference, task.bases, fac, aot_eager=task.aot_eager)
+            result.verdict = evaluate(program, ref_run, task.bases, fac, aot_eager=task.aot_eager)
     except InvalidProgram as exc:
         result.status, result.error = "invalid", str(exc)
     except ProgramTimeout as exc:
@@ -191,9 +192,6 @@ def run_program(task: ProgramTask, rules: Optional[Sequence[str]] = None) -> Pro
 def failure_predicate(task: MinimizeTask, fac: BackendFactory):
     """Does a smaller program still fail like ``task.program`` on ``task.base``?  The backend
     that failed runs first, so most non-failing candidates cost one compile."""
-    from rewrite.fuzz.classify import classify, same_failure
-    from rewrite.fuzz.reference import InvalidProgram, reference
-
     ours, stock = BASE_BACKENDS[task.base]
     want_class = task.verdict.classes[task.base]
     order = [stock, ours] if want_class == "stock" else [ours, stock]
@@ -217,9 +215,6 @@ def failure_predicate(task: MinimizeTask, fac: BackendFactory):
 
 def run_minimize(task: MinimizeTask, rules: Optional[Sequence[str]] = None) -> MinimizeResult:
     """Minimize one failing program; never raises."""
-    from rewrite.fuzz.minimize import minimize
-    from rewrite.fuzz.reference import reference
-
     start = time.perf_counter()
     fac = factory(rules)
     out = MinimizeResult(task.program.index, task.program, task.verdict)

@@ -44,10 +44,10 @@ def _answer(op) -> dict:
     dotted = op.dotted
     if dotted not in answers:
         target = op.target
-        # Imported here, not at the top: torch and Inductor cost seconds, and a check whose
-        # answers are cached does not need them.
+        # lazy: imported here, not at the top: torch and Inductor cost seconds, and a check whose
+        # answers are cached does not need them (rewrite/lang stays torch-free).
         from rewrite.analysis.inductor_ops import cannot_compile
-        from rewrite.analysis.op_families import reinplace_emits
+        from rewrite.analysis.op_families import reinplace_emits  # lazy: imports torch, as above
 
         emitted = reinplace_emits(target)
         answers[dotted] = {

@@ -30,6 +30,7 @@ from rewrite.lang import fastparse
 from rewrite.lang.diagnostics import Diagnostic, RulesError, error
 from rewrite.lang.limits import INT_MAX, INT_MIN, MAX_NESTING
 from rewrite.lang.lines import line_table
+from rewrite.lang.user_cache import private_cache_dir
 
 TOP_KEYWORDS = ("include", "opset", "facts", "rule", "dependency")
 RULE_SECTIONS = ("stage", "match", "path", "where", "profitable", "safe", "rewrite", "priority")
@@ -60,8 +61,6 @@ def grammar_text() -> str:
 def _lark() -> Lark:
     """The parser; its LALR tables are kept in the user's cache folder when that is private (lark
     validates the file against a hash of the grammar and options, and rebuilds on a mismatch)."""
-    from rewrite.lang.user_cache import private_cache_dir
-
     folder = private_cache_dir()
     cache = str(folder / "rules-grammar.lark-cache") if folder is not None else False
     return Lark(grammar_text(), start=["module", "item"], parser="lalr", lexer="contextual",

@@ -15,6 +15,7 @@ from typing import Dict, Iterable, List, Sequence, Tuple
 
 from rewrite.engine.report import Candidate
 from rewrite.lang import ast as A
+from rewrite.lang.parser import parse
 
 CHECK_SECTIONS = ("match", "where", "profitable", "safe")
 
@@ -53,8 +54,6 @@ def _constrains(p) -> bool:
 def rule_catalog(paths: Iterable[Path]) -> List[RuleInfo]:
     """Every rule and dependency declared in the given rule files (includes are not followed:
     coverage is about the rules a file itself declares)."""
-    from rewrite.lang.parser import parse
-
     out: List[RuleInfo] = []
     for path in map(Path, paths):
         module = parse(path.read_text(), str(path))

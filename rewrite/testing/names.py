@@ -10,6 +10,9 @@ import os
 from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from rewrite.lang import ast as A
+from rewrite.lang.loader import read_files, shipped_rules_dir
+from rewrite.lang.ops import OPS, OpLookupError
 from rewrite.testing.expect import Expectation
 
 RULE_KINDS = ("fires", "rejects", "not_fires")
@@ -19,8 +22,6 @@ OP_KINDS = ("absent", "present")
 def _key(paths: Optional[Sequence]) -> Tuple[Tuple[str, int, int], ...]:
     """Identifies a rule set by its paths and their modification times (a file edited between
     two runs in one process is read again)."""
-    from rewrite.lang.loader import shipped_rules_dir
-
     out = []
     for p in [shipped_rules_dir()] if paths is None else paths:
         p = os.fspath(p)
@@ -34,9 +35,6 @@ def _key(paths: Optional[Sequence]) -> Tuple[Tuple[str, int, int], ...]:
 
 @lru_cache(maxsize=16)
 def _defined(key: Tuple[Tuple[str, int, int], ...]) -> Dict[str, str]:
-    from rewrite.lang import ast as A
-    from rewrite.lang.loader import read_files
-
     modules, _, _ = read_files([p for p, _, _ in key])
     return {item.name: item.span.file for m in modules for item in m.items
             if isinstance(item, (A.Rule, A.Dependency))}
@@ -72,8 +70,6 @@ def name_problems(expectations: Sequence[Expectation], rules: Optional[Sequence]
 
 
 def _op_problem(name: str) -> Optional[str]:
-    from rewrite.lang.ops import OPS, OpLookupError
-
     parts = name.split(".")
     if len(parts) < 2:
         return f"'{name}' is not an op name; write namespace.op (aten.add) or namespace.op.overload"

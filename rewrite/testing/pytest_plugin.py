@@ -69,7 +69,7 @@ class CaseItem(pytest.Item):
         self.base = base
 
     def runtest(self):
-        from rewrite.testing.runner import run_case
+        from rewrite.testing.runner import run_case  # lazy: imports torch (collection stays torch-free)
 
         result = run_case(self.path, base=self.base)
         if not result.ok:

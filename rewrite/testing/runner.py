@@ -11,6 +11,7 @@ from typing import List, Optional, Sequence, Union
 
 import torch
 
+from rewrite.backend import make_backend
 from rewrite.engine.report import Candidate, Report
 from rewrite.testing.case import Case, CaseFormatError, parse_case
 from rewrite.testing.checks import check_reports, describe_got
@@ -70,8 +71,6 @@ def graph_diff(reports: Sequence[Report]) -> str:
 def compile_case(fn, case: Case, base: str, rules, dynamic: Optional[bool] = None):
     """``(compiled_fn, backend)``: a fresh backend and fresh Dynamo caches for every case;
     ``dynamic`` overrides the case's setting (one of its ``dynamic_modes``)."""
-    from rewrite.backend import make_backend
-
     torch._dynamo.reset()
     # cache=False: a graph served from Inductor's FX graph cache would skip the rules and report
     # nothing, and the expectations are about what the rules did.
