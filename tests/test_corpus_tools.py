@@ -202,7 +202,8 @@ def test_snapshot_includes_view_bases_and_grads():
     w = torch.ones(2, requires_grad=True)
     (w * 2).sum().backward()
     labels = [label for label, _ in snapshot(None, [base[1:3], w], grads=True).items]
-    assert labels == ["output[0]", "input[0]", "input[0]._base", "input[1]", "input[1].grad"]
+    assert labels == ["output[0]", "memory shared by the outputs", "input[0]", "input[0]._base", "input[1]",
+                      "input[1].grad"]
 
 
 # --------------------------------------------------------------------------- coverage
@@ -383,3 +384,21 @@ def inputs():
     result = run_case(path, base="eager", rules=[])
     assert result.status == "fail"
     assert "the compiled program ran all 3 calls" in result.failures[0]
+
+
+def test_snapshots_compare_which_memory_the_outputs_are():
+    """An output that is its input's memory in one run and a tensor of its own in the other
+    differs, even with equal values: the caller can write through it."""
+    from rewrite.testing.state import compare, snapshot
+
+    x = torch.zeros(4)
+    own = snapshot((x.clone(),), (x,), grads=False)
+    alias = snapshot((x,), (x,), grads=False)
+    view = snapshot((x[1:],), (x,), grads=False)
+    assert compare(own, own, exact=True, rtol=0, atol=0) == []
+    [problem] = compare(own, alias, exact=True, rtol=0, atol=0)
+    assert problem.startswith("memory shared by the outputs")
+    whole_view = snapshot((x.view(2, 2).view(4),), (x,), grads=False)
+    assert compare(alias, whole_view, exact=True, rtol=0, atol=0) == []      # both are x's memory
+    two = snapshot((x, x), (torch.ones(1),), grads=False)
+    assert compare(snapshot((x, x.clone()), (torch.ones(1),), grads=False), two, True, 0, 0)

@@ -26,6 +26,7 @@ from torch._inductor.virtualized import NullHandler, V
 from rewrite.analysis import op_families
 from rewrite.analysis.copies import copies
 from rewrite.analysis.fake import graph_fake_mode
+from rewrite.analysis.legality import aliasing_change, output_tensors
 from rewrite.analysis.lowering import LoweringModel
 from rewrite.analysis.semantics import Terms, observe_graph
 
@@ -168,6 +169,14 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
         involved = _decisions_on(after.changed_roots(before), write_owner)
         for node in involved or list(sim.decisions):
             sim.decisions[node].unsafe = reason
+    originals = [original_of.get(_root(n), _root(n)) for n in output_tensors(copy_graph)]
+    aliasing = aliasing_change([_root(n) for n in output_tensors(graph)], originals)
+    if aliasing:
+        reason = f"after Inductor's reinplacing, {aliasing}"
+        roots = {n.target for n in originals if n.op == "placeholder"}
+        for node in _decisions_on(roots, write_owner) or list(sim.decisions):
+            if not sim.decisions[node].unsafe:
+                sim.decisions[node].unsafe = reason
     model = LoweringModel(copy_graph, materialized)
     for hazard in model.hazards():
         own = write_owner.get(hazard.write)

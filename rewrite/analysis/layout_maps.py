@@ -150,10 +150,23 @@ def view_of_map(value_like: torch.Tensor, m: Map) -> Optional[torch.Tensor]:
     if base is None:
         return None
     try:
+        shape_env = fake_mode_of(base).shape_env
+        sizes = [_symint(x, shape_env) for x in m[0]]
+        strides = [_symint(x, shape_env) for x in m[1]]
         with fake_mode_of(base):
-            return base.as_strided(m[0], m[1], m[2])
+            return base.as_strided(sizes, strides, _symint(m[2], shape_env))
     except Exception:  # noqa: BLE001
         return None
+
+
+def _symint(x, shape_env):
+    """A map entry (an int or a sympy expression of symbolic sizes) as a size argument: a
+    SymInt over the same shape environment, with the hint of the sizes traced (no guard)."""
+    if isinstance(x, int) or getattr(x, "is_Integer", False):
+        return int(x)
+    if shape_env is None:
+        raise ValueError(f"symbolic map entry {x} without a shape environment")
+    return shape_env.create_symintnode(x, hint=int(shape_env.optimization_hint(x)))
 
 
 def compose_steps(value_like: torch.Tensor, m: Map, steps: Sequence[fx.Node]) -> Optional[Map]:

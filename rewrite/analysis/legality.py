@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, Optional, Sequence, Set, Tuple
 
+import torch
 import torch.fx as fx
 
 from rewrite.analysis import op_families
+from rewrite.analysis.fake import fake_value
 from rewrite.analysis.lowering import Hazard, LoweringModel
 from rewrite.analysis.semantics import AliasIndex, Comparison, GraphView, Terms
 from rewrite.analysis.verdict import Verdict, no, yes
@@ -76,10 +78,31 @@ class Legality:
         divergence = Comparison(before, after, changed, self.index, self.terms).run()
         if divergence is not None:
             return no(divergence.message)
+        aliasing = self.output_aliasing_change(before, after)
+        if aliasing:
+            return no(aliasing)
         hazards = self.hazards_near(created, erased, old_args)
         if hazards:
             return no(hazards[0].describe())
         return yes()
+
+    def output_aliasing_change(self, before: GraphView, after: GraphView) -> str:
+        """Why the outputs would share memory differently ("" when they do not): equal values
+        are not enough where the caller sees storage.  An output that was a tensor of its own
+        must not become the memory of an input (the caller's result would alias its argument;
+        in the subgraph of a higher-order op the branches' results could not even be merged),
+        nor share memory with another output, and one that aliased an input must keep aliasing
+        it (AOTAutograd regenerates such outputs as views of that input)."""
+        output = next((n for n in reversed(self.graph.nodes) if n.op == "output"), None)
+        if output is None:
+            return ""
+        items_before = _tensor_items(before.args(output)[0])
+        items_after = _tensor_items(after.args(output)[0])     # (the view's arguments, not the graph's)
+        if len(items_before) != len(items_after):
+            return ""            # the values check compared them; nothing to pair up
+        roots_before = [self.index.root(a, before) for a in items_before]
+        roots_after = [self.index.root(a, after) for a in items_after]
+        return aliasing_change(roots_before, roots_after)
 
     def hazards_near(self, created, erased, old_args) -> Sequence[Hazard]:
         """Lowering hazards of the writes the transaction creates or whose memory it touches."""
@@ -95,3 +118,34 @@ class Legality:
             writes.extend(w for w in self.index.writers(root) if w not in erased)
         live = [w for w in dict.fromkeys(writes) if w not in erased and not w._erased]
         return self.lowering.hazards(live, absent=erased)
+
+
+def aliasing_change(roots_before: Sequence[fx.Node], roots_after: Sequence[fx.Node]) -> str:
+    """Compare the memory each output is (its alias root) before and after a change; the
+    reason the change is visible to the caller, or ""."""
+    for i, (rb, ra) in enumerate(zip(roots_before, roots_after)):
+        if (rb.op == "placeholder" or ra.op == "placeholder") and rb is not ra:
+            if ra.op == "placeholder":
+                return f"output {i} would be the memory of input `{ra.name}`, which it is not in the program"
+            return f"output {i} would no longer be the memory of input `{rb.name}`"
+    for i in range(len(roots_after)):
+        for j in range(i):
+            if roots_after[i] is roots_after[j] and roots_before[i] is not roots_before[j]:
+                return f"outputs {j} and {i} would share memory, which they do not in the program"
+    return ""
+
+
+def output_tensors(graph: fx.Graph) -> list:
+    """The nodes a graph returns that hold tensors, in order."""
+    output = next((n for n in reversed(graph.nodes) if n.op == "output"), None)
+    return _tensor_items(output.args[0]) if output is not None else []
+
+
+def _tensor_items(value) -> list:
+    """The graph nodes among an output's (nested) items that hold tensors, in order."""
+    if isinstance(value, (list, tuple)):
+        return [n for v in value for n in _tensor_items(v)]
+    if isinstance(value, fx.Node) and isinstance(fake_value(value), torch.Tensor):
+        return [value]
+    return []
+

@@ -166,12 +166,32 @@ def _check_plain_layout(values: Sequence, roots: Sequence[int], what: str) -> No
     agree; a branch that writes a view at an offset (or with gaps) yields a result laid out like
     the view, the other branch a fresh copy.  Such operands are left to the compiler."""
     for j in roots:
-        val = fake_value(values[j]) if isinstance(values[j], fx.Node) else None
-        if val is None:
+        if not isinstance(values[j], fx.Node) or fake_value(values[j]) is None:
             raise ActionError(f"{what} {j} has no example value; its layout is unknown")
-        if not statically_known_true(val.storage_offset() == 0) or not is_non_overlapping_and_dense_or_false(val):
-            raise ActionError(f"{what} {j} (`{values[j].name}`) is a view at storage offset {val.storage_offset()} "
-                              f"with strides {tuple(val.stride())}: the branches' results could not be merged")
+        for node in _with_copied(values[j]):
+            val = fake_value(node)
+            if val is None:
+                continue
+            if not statically_known_true(val.storage_offset() == 0) or not is_non_overlapping_and_dense_or_false(val):
+                copied = "" if node is values[j] else f" is a copy of `{node.name}`, which"
+                raise ActionError(f"{what} {j} (`{values[j].name}`){copied} is a view at storage offset "
+                                  f"{val.storage_offset()} with strides {tuple(val.stride())}: the branches' "
+                                  f"results could not be merged")
+
+
+def _with_copied(node: fx.Node) -> List[fx.Node]:
+    """``node`` and what it is a plain copy of (``y = x.clone()``): Inductor's passes may drop
+    such a copy once the subgraphs no longer write it, and the operand is then ``x`` itself, laid
+    out as ``x`` is."""
+    out = [node]
+    while len(out) < 64:
+        n = out[-1]
+        is_copy = (n.op == "call_method" and n.target in ("clone", "contiguous")) or \
+            (n.op == "call_function" and n.target in (torch.clone, torch.Tensor.clone, torch.Tensor.contiguous))
+        if not is_copy or not n.args or not isinstance(n.args[0], fx.Node):
+            break
+        out.append(n.args[0])
+    return out
 
 
 _LAYOUT_VIEWS = {"as_strided", "as_strided_"}

@@ -72,20 +72,33 @@ def program_indices(config: FuzzConfig) -> List[int]:
 
 
 class Pool:
-    """``-j N`` spawned worker processes, or the calling process for ``-j 1``."""
+    """``-j N`` spawned worker processes, or the calling process for ``-j 1``.  Workers are
+    replaced after ``MAX_TASKS_PER_WORKER`` programs each, by a fresh executor for the next
+    round of tasks (``max_tasks_per_child`` of Python 3.11's executor can hang when it replaces
+    a worker: the long run stopped that way after exactly 2 x 400 programs)."""
 
     def __init__(self, jobs: int, rules: Optional[Sequence[str]]):
         self.rules = list(rules) if rules else None
+        self.jobs = jobs
+        self.threads = max(1, (os.cpu_count() or 1) // jobs)
         self.executor = None
-        if jobs > 1:
-            threads = max(1, (os.cpu_count() or 1) // jobs)
+        self.done_here = 0              # tasks the current executor has run
+
+    def _executor(self, upcoming: int) -> ProcessPoolExecutor:
+        if self.executor is not None and self.done_here + upcoming > self.jobs * MAX_TASKS_PER_WORKER:
+            self.executor.shutdown(wait=True)
+            self.executor = None
+        if self.executor is None:
             self.executor = ProcessPoolExecutor(
-                max_workers=jobs, mp_context=multiprocessing.get_context("spawn"), initializer=init_worker,
-                initargs=(self.rules, threads), max_tasks_per_child=MAX_TASKS_PER_WORKER)
+                max_workers=self.jobs, mp_context=multiprocessing.get_context("spawn"), initializer=init_worker,
+                initargs=(self.rules, self.threads))
+            self.done_here = 0
+        self.done_here += upcoming
+        return self.executor
 
     def map(self, fn: Callable, tasks: Sequence, on_result: Optional[Callable] = None) -> List:
         """Results in the order of ``tasks``; ``on_result`` as each arrives."""
-        if self.executor is None:
+        if self.jobs <= 1:
             out = []
             for t in tasks:
                 with quiet():
@@ -93,15 +106,22 @@ class Pool:
                 if on_result:
                     on_result(out[-1])
             return out
-        futures: List[Future] = [self.executor.submit(fn, t, self.rules) for t in tasks]
-        if on_result:
-            for f in _as_completed(futures):
-                on_result(f.result())
-        return [f.result() for f in futures]
+        out: List = []
+        per_round = self.jobs * MAX_TASKS_PER_WORKER
+        for start in range(0, len(tasks), per_round):
+            chunk = tasks[start:start + per_round]
+            executor = self._executor(len(chunk))
+            futures: List[Future] = [executor.submit(fn, t, self.rules) for t in chunk]
+            if on_result:
+                for f in _as_completed(futures):
+                    on_result(f.result())
+            out += [f.result() for f in futures]
+        return out
 
     def close(self) -> None:
         if self.executor is not None:
             self.executor.shutdown(wait=True, cancel_futures=True)
+            self.executor = None
 
 
 def _as_completed(futures: Iterable[Future]):

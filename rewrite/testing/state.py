@@ -29,6 +29,7 @@ def snapshot(outputs, inputs, grads: bool) -> Snapshot:
     for i, value in enumerate(flat_out):
         snap.items.append((f"output[{i}]", _freeze(value)))
     flat_in, _ = tree_flatten(list(inputs))
+    snap.items.append(("memory shared by the outputs", sharing(flat_out, flat_in)))
     for i, value in enumerate(flat_in):
         if not isinstance(value, torch.Tensor):
             continue
@@ -39,6 +40,21 @@ def snapshot(outputs, inputs, grads: bool) -> Snapshot:
         if grads and value.requires_grad:
             snap.items.append((f"input[{i}].grad", _freeze(value.grad)))
     return snap
+
+
+def sharing(outputs, inputs) -> tuple:
+    """For each output tensor, the inputs and earlier outputs whose memory it shares: a caller
+    can see it (writing into the result changes the argument), so it must be as in eager."""
+    def storage(t):
+        if not isinstance(t, torch.Tensor) or t.layout != torch.strided:
+            return None
+        return t.untyped_storage().data_ptr() or None          # empty storages share address 0
+
+    ins = [storage(t) for t in inputs]
+    outs = [storage(t) for t in outputs]
+    return tuple((tuple(j for j, p in enumerate(ins) if p is not None and p == ptr),
+                  tuple(k for k in range(i) if ptr is not None and outs[k] == ptr))
+                 for i, ptr in enumerate(outs) if ptr is not None)
 
 
 def compare(expected: Snapshot, actual: Snapshot, exact: bool, rtol: float, atol: float) -> List[str]:
