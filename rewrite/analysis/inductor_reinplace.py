@@ -37,6 +37,8 @@ class Decision:
     unsafe: str = ""                       # why the result would be wrong ("" when it is right)
     reads_own_source: bool = False         # the only trouble: its write reads its own source
     #                                        (the scattered values) inside its loop
+    unproven: str = ""                     # what the judge could not prove about a write into a
+    #                                        private copy (safe by construction: see _judge)
 
 
 @dataclass
@@ -192,6 +194,18 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
                 decision.reads_own_source = bool(own) and hazard.kind == "inside"
             elif not (own and hazard.kind == "inside"):
                 decision.reads_own_source = False
+    _trust_private_copies(sim)
+
+
+def _trust_private_copies(sim: Simulation) -> None:
+    """A decision to write in place into a buffer only the update uses (one the ``privatize``
+    action made) cannot change what anything else reads, whatever the judge could not prove
+    about the graph around it: such a decision is safe by construction, and what the judge
+    said is kept as ``unproven``.  (The judge can refuse right graphs, never accept wrong ones:
+    without this, a graph it cannot normalize would stop the compilation.)"""
+    for node, decision in sim.decisions.items():
+        if decision.unsafe and node.args and op_families.is_private_copy(node.args[0], node):
+            decision.unproven, decision.unsafe = decision.unsafe, ""
 
 
 def _owners_through(node: fx.Node, write_owner) -> List[fx.Node]:

@@ -157,7 +157,7 @@ class Editor:
         """``node`` (a scatter or an indexed update) works on a private copy of its base."""
         if not isinstance(node, fx.Node) or not node.args or not isinstance(node.args[0], fx.Node):
             raise ActionError(f"privatize needs an op node with a tensor first argument, got {node!r}")
-        if _is_private_copy(node.args[0], node):
+        if op_families.is_private_copy(node.args[0], node):
             raise ActionError(f"{node.name} already works on a private copy of its base")
         copy = self.copy_of(node.args[0], before=node)
         self.txn.set_args(node, (copy, *node.args[1:]))
@@ -169,17 +169,6 @@ class Editor:
 
     def return_from_branches(self, cond) -> None:
         hop_actions.return_from_branches(self.ctx, cond)
-
-
-def _is_private_copy(value: fx.Node, reader: fx.Node) -> bool:
-    """Whether ``value`` is a :meth:`Edit.copy_of` buffer that only ``reader`` uses (privatizing
-    again could not change what Inductor does with it; the action would repeat forever)."""
-    if value.target is not aten.copy_.default or set(value.users) != {reader} or len(value.args) < 2:
-        return False
-    empty, clone = value.args[0], value.args[1]
-    return (isinstance(empty, fx.Node) and isinstance(clone, fx.Node)
-            and empty.target is aten.empty_like.default and clone.target is aten.clone.default
-            and empty.args[:1] == clone.args[:1])
 
 
 def _numel(node: fx.Node):
