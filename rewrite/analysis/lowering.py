@@ -218,6 +218,8 @@ class LoweringModel:
         for the read to be element-for-element with the write (None: no such correspondence)."""
         shape = _shape(reader) if reader is not w else _shape(targets[0][0])
         operands = _tensor_operands(reader)
+        if reader is w and _is_foreach(w.target):
+            return _foreach_reads(w, targets)
         if reader is w:
             dst, region = targets[0]
             target = w.target
@@ -293,6 +295,27 @@ class LoweringModel:
 
 #: Ops whose element i is their operand's element i (beyond those tagged pointwise).
 _VALUE_PRESERVING = frozenset({torch.ops.aten.clone.default, torch.ops.aten._to_copy.default})
+
+
+def _is_foreach(target) -> bool:
+    return getattr(target, "__name__", "").startswith("_foreach_")
+
+
+def _foreach_reads(w: fx.Node, targets) -> List[Tuple[fx.Node, Optional[regions.Region]]]:
+    """An in-place foreach op is pointwise per list element: element ``i`` of every list operand
+    is read to write element ``i`` of the written list, so a read of ``args[k][i]`` is safe
+    exactly where it is the region written ``i``-th (itself, usually).  Tensors outside the
+    lists (a scalar tensor, broadcast) pair with nothing."""
+    out: List[Tuple[fx.Node, Optional[regions.Region]]] = []
+    for arg in list(w.args) + list(w.kwargs.values()):
+        if isinstance(arg, (list, tuple)):
+            for i, a in enumerate(arg):
+                if isinstance(a, fx.Node):
+                    want = targets[i][1] if i < len(targets) and _shape(a) == _shape(targets[i][0]) else None
+                    out.append((a, want))
+        elif isinstance(arg, fx.Node):
+            out.append((arg, None))
+    return out
 
 
 def _is_mask_update(w: fx.Node) -> bool:

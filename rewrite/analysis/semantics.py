@@ -460,8 +460,23 @@ class Evaluator:
             producer = args[0]
             if isinstance(producer, fx.Node) and producer in state.values:
                 return operands, self.terms.make(("proj", state.values[producer], _const_key(args[1])), fake_value(node))
+            written = self._written_item(state, producer, args[1])
+            if written is not None:
+                return operands, self.read(state, written, node)
             return operands, self.leaf(node, node, state)
         return operands, self._fresh_value(state, node, target, args, kwargs, operands)
+
+    def _written_item(self, state, producer, index) -> Optional[fx.Node]:
+        """Item ``index`` of an in-place foreach op is the tensor it wrote (Inductor's
+        reinplacing turns ``_foreach_mul`` into ``_foreach_mul_`` and keeps the ``getitem`` users,
+        which its lowering of the in-place op answers with the written tensors)."""
+        if not isinstance(producer, fx.Node) or producer.op != "call_function" or not isinstance(index, int):
+            return None
+        p_args, p_kwargs = state.view.args(producer)
+        written = _written_in(producer.target, p_args, p_kwargs)
+        if not getattr(producer.target, "__name__", "").startswith("_foreach_"):
+            return None
+        return written[index] if 0 <= index < len(written) else None
 
     def _operands(self, state, node, args, kwargs) -> tuple:
         def conv(a):

@@ -143,3 +143,33 @@ def test_reports_and_graphs_kept_are_bounded():
     assert be.reports[-1].fired_rules() == ["reinplace_scatter_into_input"]
     be.clear()
     assert be.reports == [] and be.graphs == []
+
+
+def _adamw_foreach_runs(backend):
+    """Three AdamW steps (foreach) under ``backend`` (None: eager); the parameters and state."""
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    params = [torch.randn(4, 4, requires_grad=True), torch.randn(4, requires_grad=True)]
+    opt = torch.optim.AdamW(params, lr=0.01, foreach=True)
+
+    def step():
+        opt.step()
+
+    run = step if backend is None else torch.compile(step, backend=backend)
+    for i in range(3):
+        for p in params:
+            p.grad = torch.full_like(p, 0.1 * (i + 1))
+        run()
+    return [p.detach().clone() for p in params] + [t.clone() for s in opt.state.values() for t in s.values()]
+
+
+@pytest.mark.parametrize("base", ["eager", pytest.param("inductor", marks=pytest.mark.inductor)])
+def test_foreach_optimizer_step_matches_eager(base):
+    """Inductor's reinplacing turns the optimizer's `_foreach_*` ops in place and keeps their
+    `getitem` users: the judge reads those as the written tensors (it once called every such
+    decision unsafe and stopped the compilation), and the eager base rewires them to run."""
+    want = _adamw_foreach_runs(None)
+    be = make_backend(base=base, cache=False)
+    got = _adamw_foreach_runs(be)
+    for a, b in zip(want, got):
+        torch.testing.assert_close(b, a, rtol=1e-5, atol=1e-6)     # fused arithmetic rounds differently
