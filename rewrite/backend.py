@@ -32,6 +32,7 @@ import torch
 import torch.fx as fx
 from torch._inductor.custom_graph_pass import CustomGraphPass, CustomInferenceAwareGraphPass
 
+from rewrite.analysis import op_families
 from rewrite.analysis.fake import graph_fake_mode
 from rewrite.engine.report import Report, log
 from rewrite.engine.ruleset import RuleSet
@@ -269,8 +270,7 @@ def _results_of_inplace_foreach(graph: fx.Graph) -> None:
     ``getitem`` users, which Inductor's lowering answers with the written tensors; run as it is,
     the in-place op returns None.  For the eager base, read the written tensors directly."""
     for node in list(graph.nodes):
-        name = getattr(node.target, "__name__", "")
-        if node.op != "call_function" or not name.startswith("_foreach_") or not name.split(".")[0].endswith("_"):
+        if node.op != "call_function" or not op_families.is_inplace_foreach(node.target):
             continue
         written = node.args[0] if node.args and isinstance(node.args[0], (list, tuple)) else None
         for user in list(node.users):

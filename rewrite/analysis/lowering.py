@@ -218,7 +218,7 @@ class LoweringModel:
         for the read to be element-for-element with the write (None: no such correspondence)."""
         shape = _shape(reader) if reader is not w else _shape(targets[0][0])
         operands = _tensor_operands(reader)
-        if reader is w and _is_foreach(w.target):
+        if reader is w and op_families.is_foreach(w.target):
             return _foreach_reads(w, targets)
         if reader is w:
             dst, region = targets[0]
@@ -295,10 +295,6 @@ class LoweringModel:
 
 #: Ops whose element i is their operand's element i (beyond those tagged pointwise).
 _VALUE_PRESERVING = frozenset({torch.ops.aten.clone.default, torch.ops.aten._to_copy.default})
-
-
-def _is_foreach(target) -> bool:
-    return getattr(target, "__name__", "").startswith("_foreach_")
 
 
 def _foreach_reads(w: fx.Node, targets) -> List[Tuple[fx.Node, Optional[regions.Region]]]:

@@ -281,3 +281,12 @@ def is_private_copy(value, reader) -> bool:
             and empty.target is aten.empty_like.default and clone.target is aten.clone.default
             and empty.args[:1] == clone.args[:1])
 
+
+def is_foreach(target) -> bool:
+    """A ``_foreach_*`` op (one op over lists of tensors, pointwise per list element)."""
+    return getattr(target, "__name__", "").startswith("_foreach_")
+
+
+def is_inplace_foreach(target) -> bool:
+    return is_foreach(target) and getattr(target, "__name__", "").split(".")[0].endswith("_")
+

@@ -470,12 +470,11 @@ class Evaluator:
         """Item ``index`` of an in-place foreach op is the tensor it wrote (Inductor's
         reinplacing turns ``_foreach_mul`` into ``_foreach_mul_`` and keeps the ``getitem`` users,
         which its lowering of the in-place op answers with the written tensors)."""
-        if not isinstance(producer, fx.Node) or producer.op != "call_function" or not isinstance(index, int):
+        if not isinstance(producer, fx.Node) or producer.op != "call_function" or not isinstance(index, int) \
+                or not op_families.is_inplace_foreach(producer.target):
             return None
         p_args, p_kwargs = state.view.args(producer)
         written = _written_in(producer.target, p_args, p_kwargs)
-        if not getattr(producer.target, "__name__", "").startswith("_foreach_"):
-            return None
         return written[index] if 0 <= index < len(written) else None
 
     def _operands(self, state, node, args, kwargs) -> tuple:
@@ -560,7 +559,7 @@ class Evaluator:
 
 #: Ops whose two tensor operands commute exactly (IEEE addition and multiplication are
 #: commutative, and so are type promotion and broadcasting): their operand terms are sorted, so
-#: ``add(d, x)`` and ``add(x, d)`` are one term.  ``add``/``sub`` only with ``alpha`` 1.
+#: ``add(d, x)`` and ``add(x, d)`` are one term (``add`` only with ``alpha`` 1).
 _COMMUTATIVE = frozenset({torch.ops.aten.add.Tensor, torch.ops.aten.mul.Tensor})
 
 
