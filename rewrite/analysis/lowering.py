@@ -36,7 +36,7 @@ CONE_BUDGET = 2000
 
 @dataclass(frozen=True)
 class Hazard:
-    kind: str               # "inside" or "deferred"
+    kind: str               # "inside", "deferred" or "dtype_view"
     write: fx.Node          # the write the read conflicts with
     reader: fx.Node         # the lazy node (or the write itself) that reads
     operand: fx.Node        # the alias it reads through
@@ -44,6 +44,9 @@ class Hazard:
 
     def describe(self) -> str:
         w, r, a = self.write, self.reader, self.operand
+        if self.kind == "dtype_view":
+            return (f"`{w.name}` ({_op(w)}) writes through `{a.name}`, a view of another dtype, and Inductor "
+                    f"stores converted values there instead of their bits")
         if self.kind == "inside":
             where = "its own" if r is w else f"`{r.name}` ({_op(r)}), inlined into its"
             return (f"`{w.name}` ({_op(w)}) writes memory that {where} loop reads at other positions "
@@ -159,12 +162,30 @@ class LoweringModel:
         found: List[Hazard] = []
         seen: Set[Tuple] = set()
         for w in writes:
-            for h in self._inside(w) + self._deferred(w):
+            for h in self._dtype_views(w) + self._inside(w) + self._deferred(w):
                 key = (h.kind, h.write, h.reader, h.operand)
                 if key not in seen:
                     seen.add(key)
                     found.append(h)
         return found
+
+    def _dtype_views(self, w: fx.Node) -> List[Hazard]:
+        """A write into memory seen through a view of another dtype (``x.view(torch.int32)`` of a
+        float ``x``): Inductor lowers the store as a conversion of the value, not a store of its
+        bits (found by the fuzzer: 3 stored as 1077936128.0).  No copy repairs it."""
+        out = []
+        for d in op_families.written_nodes(w):
+            n = d
+            while n is not None:
+                source = op_families.alias_source(n)
+                if source is None:
+                    break
+                vn, vs = fake_value(n), fake_value(source)
+                if vn is not None and vs is not None and vn.dtype != vs.dtype:
+                    out.append(Hazard("dtype_view", w, w, n))
+                    break
+                n = source
+        return out
 
     def _written_regions(self, w: fx.Node) -> List[Tuple[fx.Node, Optional[regions.Region]]]:
         return [(d, self.region(d)) for d in op_families.written_nodes(w)]

@@ -139,6 +139,8 @@ class Editor:
         raise ActionError("lowering hazards remain after materializing: " + hazards[0].describe())
 
     def _repair(self, hazard, repaired: set) -> None:
+        if hazard.kind == "dtype_view":
+            raise ActionError(hazard.describe())      # a copy of what is read cannot help
         reader, operand = hazard.reader, hazard.operand
         if reader is hazard.write or _numel(operand) <= _numel(reader):
             if (operand, reader) in repaired or reader in repaired:

@@ -17,7 +17,7 @@ from typing import Dict, List, Sequence, Tuple
 
 import torch
 import torch.fx as fx
-from torch._prims_common import is_contiguous_or_false, is_non_overlapping_and_dense_or_false
+from torch._prims_common import is_contiguous_or_false
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from rewrite.analysis import mutation, regions
@@ -163,8 +163,9 @@ def _check_separate(values: Sequence, passed: Sequence[int], what: str) -> None:
 
 def _check_plain_layout(values: Sequence, roots: Sequence[int], what: str) -> None:
     """Inductor merges ``cond``'s branch outputs only when their strides and storage offsets
-    agree; a branch that writes a view at an offset (or with gaps) yields a result laid out like
-    the view, the other branch a fresh copy.  Such operands are left to the compiler."""
+    agree; a branch that writes a view at an offset, with gaps or in another order (a transpose)
+    yields a result laid out like the view, the other branch a contiguous copy.  Such operands
+    are left to the compiler."""
     for j in roots:
         if not isinstance(values[j], fx.Node) or fake_value(values[j]) is None:
             raise ActionError(f"{what} {j} has no example value; its layout is unknown")
@@ -172,7 +173,7 @@ def _check_plain_layout(values: Sequence, roots: Sequence[int], what: str) -> No
             val = fake_value(node)
             if val is None:
                 continue
-            if not statically_known_true(val.storage_offset() == 0) or not is_non_overlapping_and_dense_or_false(val):
+            if not statically_known_true(val.storage_offset() == 0) or not is_contiguous_or_false(val):
                 copied = "" if node is values[j] else f" is a copy of `{node.name}`, which"
                 raise ActionError(f"{what} {j} (`{values[j].name}`){copied} is a view at storage offset "
                                   f"{val.storage_offset()} with strides {tuple(val.stride())}: the branches' "
@@ -220,11 +221,23 @@ def _loop_layout_copy(ctx, tensor: fx.Node, before: fx.Node):
     body's private copy is contiguous, so a strided tensor enters the loop as a contiguous copy
     (made after the first evaluation of the condition, which may write it)."""
     val = fake_value(tensor)
-    if val is None or is_contiguous_or_false(val):
+    if val is None or _exactly_contiguous(val):
         return tensor, True
     copy = ctx.txn.insert("call_function", torch.clone, (tensor,), {"memory_format": torch.contiguous_format},
                           before=before, meta=False)
     return copy, False
+
+
+def _exactly_contiguous(val) -> bool:
+    """Strides equal to a fresh contiguous tensor's in every dimension, size-1 ones included
+    (``while_loop`` compares strides as they are; ``is_contiguous`` ignores size-1 dimensions,
+    so ``x[3:5:2]``, one element with stride 2, would pass it)."""
+    expected = 1
+    for size, stride in reversed(list(zip(val.shape, val.stride()))):
+        if not statically_known_true(stride == expected):
+            return False
+        expected = expected * size
+    return True
 
 
 def thread_as_carried(ctx, loop: fx.Node) -> None:
