@@ -1,14 +1,15 @@
-"""Found by `rewrite fuzz --seed 0 --n 300 --base both` (program 6), minimized from 12 to 4
-statements: both on base eager.
+"""Found by `rewrite fuzz --seed 0 --n 1500 --base both` (program 6), minimized from 12 to 5
+statements: both on base inductor.
 
-rewrite-eager: raised on call 1: RuntimeError: body_fn might be modifying the input!
-pipeline-eager: raised on call 1: RuntimeError: body_fn might be modifying the input!
-Rules fired: while_loop_captured_mutations.
+rewrite-inductor: raised on call 1: NotImplementedError: make_reindexer NYI on DtypeView(
+inductor: raised on call 1: RuntimeError: body_fn might be modifying the input!
+Rules fired: cond_captured_mutations, while_loop_captured_mutations.
 """
 import torch
 
 EXPECT = """
-matches_eager exact
+matches_eager atol=1e-05 rtol=1e-05
+inductor
 """
 MODE = "inference"
 CALLS = 3
@@ -21,6 +22,7 @@ def fn(x0, x1, x2):
             return i < 3
         def body_fn_2(i, acc):
             x2.fill_(-2.0)
+            x2.view(torch.int32).diagonal(1).index_put_((torch.tensor([3, 2, 2]),), (-x1[:3]).to(torch.int32), accumulate=True)
             return i + 1, acc + x1.sum()
         i2, acc2 = torch.while_loop(cond_fn_2, body_fn_2, (torch.zeros((), dtype=torch.int64), torch.zeros(())))
         return p * 2

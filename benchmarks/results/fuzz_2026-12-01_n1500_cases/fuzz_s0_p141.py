@@ -1,10 +1,10 @@
-"""Found by `rewrite fuzz --seed 0 --n 300 --base both` (program 141): both on base eager.
+"""Found by `rewrite fuzz --seed 0 --n 1500 --base both` (program 141): both on base eager.
 
 rewrite-eager: raised on call 1: AssertionError: incorrect out shape after application of
     ViewMeta sequence: (2, 3, 4) (actual) vs (3, 3) (expected)
 pipeline-eager: raised on call 1: AssertionError: incorrect out shape after application of
     ViewMeta sequence: (2, 3, 4) (actual) vs (3, 3) (expected)
-Rules fired: reinplace_scatter_into_input.
+Rules fired: privatize_for_inductor.
 """
 import torch
 

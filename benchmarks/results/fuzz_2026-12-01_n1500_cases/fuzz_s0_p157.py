@@ -1,8 +1,8 @@
-"""Found by `rewrite fuzz --seed 0 --n 300 --base both` (program 157): both on base inductor.
+"""Found by `rewrite fuzz --seed 0 --n 1500 --base both` (program 157): both on base inductor.
 
 rewrite-inductor: raised on call 1: AssertionError: expected size 3==3, stride 5==10 at dim=0
 inductor: raised on call 1: AssertionError: expected size 3==3, stride 5==10 at dim=0
-Rules fired: cond_captured_mutations.
+Rules fired: reinplace_scatter_into_input.
 """
 import torch
 

@@ -1,4 +1,4 @@
-"""Found by `rewrite fuzz --seed 0 --n 300 --base both` (program 7), minimized from 5 to 2
+"""Found by `rewrite fuzz --seed 0 --n 1500 --base both` (program 7), minimized from 5 to 2
 statements: stock on base inductor.
 
 rewrite-inductor: matches eager

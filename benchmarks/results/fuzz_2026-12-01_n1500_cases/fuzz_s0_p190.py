@@ -1,4 +1,4 @@
-"""Found by `rewrite fuzz --seed 0 --n 300 --base both` (program 190): both on base inductor.
+"""Found by `rewrite fuzz --seed 0 --n 1500 --base both` (program 190): both on base inductor.
 
 rewrite-inductor: differs from eager on call 1: input[0]: Tensor-likes are not close! Mismatched
     elements: 6 / 15 (40.0%) Greatest absolute difference: 0.6890011429786682 at index (1, 2)

@@ -1,14 +1,15 @@
-"""Found by `rewrite fuzz --seed 0 --n 300 --base both` (program 5), minimized from 14 to 4
-statements: both on base eager.
+"""Found by `rewrite fuzz --seed 0 --n 1500 --base both` (program 5), minimized from 14 to 4
+statements: stock on base inductor.
 
-rewrite-eager: raised on call 1: RuntimeError: body_fn might be modifying the input!
-pipeline-eager: raised on call 1: RuntimeError: body_fn might be modifying the input!
+rewrite-inductor: matches eager
+inductor: raised on call 1: RuntimeError: body_fn might be modifying the input!
 Rules fired: while_loop_captured_mutations.
 """
 import torch
 
 EXPECT = """
 matches_eager exact
+inductor
 """
 MODE = "inference"
 CALLS = 3

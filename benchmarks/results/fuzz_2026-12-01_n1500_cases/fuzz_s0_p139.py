@@ -1,4 +1,4 @@
-"""Found by `rewrite fuzz --seed 0 --n 300 --base both` (program 139), minimized from 18 to 3
+"""Found by `rewrite fuzz --seed 0 --n 1500 --base both` (program 139), minimized from 18 to 3
 statements: both on base inductor.
 
 rewrite-inductor: raised on call 1: RuntimeError: _torchinductor_pyobject_tensor_data_ptr: non-
