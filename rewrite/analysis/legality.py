@@ -93,7 +93,7 @@ class Legality:
         in the subgraph of a higher-order op the branches' results could not even be merged),
         nor share memory with another output, and one that aliased an input must keep aliasing
         it (AOTAutograd regenerates such outputs as views of that input)."""
-        output = next((n for n in reversed(self.graph.nodes) if n.op == "output"), None)
+        output = _output_node(self.graph)
         if output is None:
             return ""
         items_before = _tensor_items(before.args(output)[0])
@@ -137,8 +137,12 @@ def aliasing_change(roots_before: Sequence[fx.Node], roots_after: Sequence[fx.No
 
 def output_tensors(graph: fx.Graph) -> list:
     """The nodes a graph returns that hold tensors, in order."""
-    output = next((n for n in reversed(graph.nodes) if n.op == "output"), None)
+    output = _output_node(graph)
     return _tensor_items(output.args[0]) if output is not None else []
+
+
+def _output_node(graph: fx.Graph):
+    return next((n for n in reversed(graph.nodes) if n.op == "output"), None)
 
 
 def _tensor_items(value) -> list:

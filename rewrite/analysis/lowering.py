@@ -26,7 +26,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 import torch
 import torch.fx as fx
 
-from rewrite.analysis import op_families, regions
+from rewrite.analysis import layout_maps, op_families, regions
 from rewrite.analysis.fake import fake_value
 from rewrite.analysis.op_names import op_display_name, targets_match
 
@@ -175,16 +175,12 @@ class LoweringModel:
         bits (found by the fuzzer: 3 stored as 1077936128.0).  No copy repairs it."""
         out = []
         for d in op_families.written_nodes(w):
-            n = d
-            while n is not None:
-                source = op_families.alias_source(n)
-                if source is None:
+            root, steps = layout_maps.chain_to(d)
+            for source, view in zip((root,) + steps, steps):
+                vs, vv = fake_value(source), fake_value(view)
+                if vs is not None and vv is not None and vs.dtype != vv.dtype:
+                    out.append(Hazard("dtype_view", w, w, view))
                     break
-                vn, vs = fake_value(n), fake_value(source)
-                if vn is not None and vs is not None and vn.dtype != vs.dtype:
-                    out.append(Hazard("dtype_view", w, w, n))
-                    break
-                n = source
         return out
 
     def _written_regions(self, w: fx.Node) -> List[Tuple[fx.Node, Optional[regions.Region]]]:

@@ -273,11 +273,11 @@ def is_private_copy(value, reader) -> bool:
     """Whether ``value`` is a buffer of its own that only ``reader`` uses: ``copy_(empty_like(v),
     clone(v))``, what the ``privatize`` action makes.  Writing it in place cannot change what
     anything else reads."""
-    if not isinstance(value, torch.fx.Node) or value.target is not aten.copy_.default \
+    if not isinstance(value, fx.Node) or value.target is not aten.copy_.default \
             or set(value.users) != {reader} or len(value.args) < 2:
         return False
     empty, clone = value.args[0], value.args[1]
-    return (isinstance(empty, torch.fx.Node) and isinstance(clone, torch.fx.Node)
+    return (isinstance(empty, fx.Node) and isinstance(clone, fx.Node)
             and empty.target is aten.empty_like.default and clone.target is aten.clone.default
             and empty.args[:1] == clone.args[:1])
 
