@@ -32,6 +32,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--start", type=int, default=0,
+                    help="first program index (program i depends only on the seed and i, so a long run can be "
+                         "split: --start 1500 --n 5000 runs programs 1500..4999)")
     ap.add_argument("--base", choices=("eager", "inductor", "both"), default="both")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--max-minimize", type=int, default=24)
@@ -49,14 +52,19 @@ def main() -> int:
     out = Path(args.out) if args.out else Path(os.path.relpath(RESULTS / f"{name}_cases"))
     bases = ("eager", "inductor") if args.base == "both" else (args.base,)
     command = f"rewrite fuzz --seed {args.seed} --n {args.n} --base {args.base}"
+    only = None
+    if args.start:
+        only = list(range(args.start, args.n))
+        command += f" (programs {args.start}..{args.n - 1})"
     config = FuzzConfig(n=args.n, seed=args.seed, bases=bases, jobs=args.jobs, max_minimize=args.max_minimize,
-                        out=str(out), command=command)
+                        out=str(out), command=command, only=only)
+    total = len(only) if only else args.n
     done = [0]
 
     def progress(result):
         done[0] += 1
         if done[0] % 25 == 0 or result.cls in ("ours", "both", "stock"):
-            print(f"[{done[0]}/{args.n}] p{result.index}: {result.cls}", file=sys.stderr, flush=True)
+            print(f"[{done[0]}/{total}] p{result.index}: {result.cls}", file=sys.stderr, flush=True)
 
     started = stamp()
     run = run_fuzz(config, on_result=progress)
