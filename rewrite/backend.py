@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import collections
 import functools
-import operator
 import os
 import sys
 import threading
@@ -32,8 +31,8 @@ import torch
 import torch.fx as fx
 from torch._inductor.custom_graph_pass import CustomGraphPass, CustomInferenceAwareGraphPass
 
-from rewrite.analysis import op_families
 from rewrite.analysis.fake import graph_fake_mode
+from rewrite.eager_graph import runnable_as_aten
 from rewrite.engine.report import Report, log
 from rewrite.engine.ruleset import RuleSet
 
@@ -237,7 +236,7 @@ class RewriteBackend:
                     if graph_kind == "inference":   # training graphs had these passes in partition_fn
                         fx_g = joint_graph_passes(fx_g)
                     _recursive_post_grad_passes(fx_g, is_inference=graph_kind == "inference")
-                _results_of_inplace_foreach(fx_g.graph)
+                runnable_as_aten(fx_g.graph)
                 fx_g.recompile()
                 return make_boxed_func(fx_g.forward)
 
@@ -263,20 +262,6 @@ class RewriteBackend:
 
     def fired(self) -> List[str]:
         return [name for rep in self.reports for name in rep.fired_rules()]
-
-
-def _results_of_inplace_foreach(graph: fx.Graph) -> None:
-    """Inductor's reinplacing turns ``_foreach_op`` into ``_foreach_op_`` and keeps its
-    ``getitem`` users, which Inductor's lowering answers with the written tensors; run as it is,
-    the in-place op returns None.  For the eager base, read the written tensors directly."""
-    for node in list(graph.nodes):
-        if node.op != "call_function" or not op_families.is_inplace_foreach(node.target):
-            continue
-        written = node.args[0] if node.args and isinstance(node.args[0], (list, tuple)) else None
-        for user in list(node.users):
-            if user.target is operator.getitem and written is not None and isinstance(user.args[1], int):
-                user.replace_all_uses_with(written[user.args[1]])
-                graph.erase_node(user)
 
 
 def _rebuild(config: Dict[str, Any]) -> RewriteBackend:

@@ -323,13 +323,17 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
             inputs[k] = g.placeholder(f"operand_{k}")
         state = []
         for j in mutated:
-            inputs[j] = g.call_function(torch.clone, (inputs[j],))
+            inputs[j] = g.call_function(torch.clone, (inputs[j],), {"memory_format": torch.contiguous_format})
             state.append(inputs[j])
         for j, (k, steps) in derived.items():
             inputs[j] = _replay(g, steps, inputs[k])
         emit, carry = _local(g, module)
         outs = _inline(g, branch, inputs, emit, carry)
-        g.output((*outs, *state))
+        # returned flat: cond merges the branches' layouts by matching each stride with the
+        # product of the inner sizes as an expression, which fails for a contiguous copy whose
+        # symbolic sizes it cannot prove >= 1 (stride `Max(1, size)`; fuzz program 1162,
+        # `x0.view(8, 2)` of a dynamic input); one dimension of stride 1 always merges
+        g.output((*outs, *(g.call_method("view", (t, -1)) for t in state)))
         return fx.GraphModule(module.attrs, g)
 
     n_out = len([n for n in branches[0].graph.nodes if n.op == "output"][0].args[0])
@@ -340,7 +344,8 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
     txn.replace_uses(cond, new_cond)
     anchor = new_cond
     for k, j in enumerate(mutated):
-        value = txn.insert("call_function", operator.getitem, (new_cond, n_out + k), after=anchor, meta=False)
+        flat = txn.insert("call_function", operator.getitem, (new_cond, n_out + k), after=anchor, meta=False)
+        value = txn.insert("call_method", "view_as", (flat, operands[j]), after=flat, meta=False)
         anchor = txn.insert("call_method", "copy_", (operands[j], value), after=value, meta=False)
     txn.erase(cond)
     ctx.rebind(cond, new_cond)
