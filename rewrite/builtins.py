@@ -20,10 +20,11 @@ fact_table("saved_for_backward", ("output", "input", "both", "none"), """
     Which tensors an op keeps for its backward: ``output`` (its result), ``input`` (its
     operands), ``both``, or ``none``.  Read by ``saved_for_backward``.""")
 
-fact_table("materialized", ("extern",), """
+fact_table("materialized", ("extern", "buffered"), """
     Ops whose result Inductor always materializes in a buffer of its own: ``extern`` kernels
-    (BLAS, oneDNN, cuDNN, attention kernels).  Read by ``realized`` and by the legality check's
-    model of what Inductor computes lazily.""")
+    (BLAS, oneDNN, cuDNN, attention kernels), read by ``realized`` and by the legality check's
+    model of what Inductor computes lazily; ``buffered`` ops Inductor lowers itself into a buffer
+    (reductions, scans, sorts, scatters), read by ``realized_before_copy`` only.""")
 
 # --------------------------------------------------------------------------- predicates
 
@@ -159,6 +160,25 @@ def lowering_hazard(ctx, w: Node) -> bool:
     inside its loop at other positions, or after a read that comes before it (the value being
     computed lazily where it is consumed).  See the legality check in docs/engine.md."""
     return ctx.facts.lowering_hazard(w)
+
+
+@predicate(stages=POST_GRAD, needs=("materialized",))
+def lowering_hazard_inside(ctx, w: Node) -> bool:
+    """The write ``w``, once stock Inductor lowers the graph, would read memory it writes at
+    other positions inside its own loop (through its source, computed lazily in that loop): the
+    ``inside`` kind of ``lowering_hazard``, with the ops the ``materialized`` table lists as
+    ``buffered`` computed into buffers as Inductor does (``lowering_hazard`` takes them as
+    possibly lazy)."""
+    return ctx.facts.lowering_hazard_inside(w)
+
+
+@predicate(stages=POST_GRAD, needs=("materialized",))
+def realized_before_copy(ctx, x: Node) -> bool:
+    """Inductor computes ``x`` into a buffer of its own before copying it into a tensor: its
+    ``realize_hint`` does so for a lazy pointwise value that loads from more than one place
+    (counted on the lazy computation; docs/engine.md).  False for a value read straight from
+    memory."""
+    return ctx.facts.realized_before_copy(x)
 
 
 @predicate()

@@ -461,6 +461,21 @@ class GraphFacts:
         hazards = self.lowering_model().hazards([w]) if isinstance(w, fx.Node) else []
         return yes(hazards[0].describe()) if hazards else no()
 
+    def stock_lowering_model(self) -> LoweringModel:
+        """A lowering model as stock Inductor lowers the graph (``buffered`` ops in buffers),
+        for repair rules; made fresh, since it is asked rarely (copy-backs)."""
+        return LoweringModel(self.graph, self.materialized, buffered_are_lazy=False)
+
+    def lowering_hazard_inside(self, w) -> Verdict:
+        inside = self.stock_lowering_model().inside_hazards(w) if isinstance(w, fx.Node) else []
+        return yes(inside[0].describe()) if inside else no()
+
+    def realized_before_copy(self, x) -> Verdict:
+        if not isinstance(x, fx.Node):
+            return no(f"{x!r} is not a node")
+        realized, why = self.stock_lowering_model().realized_before_copy(x)
+        return Verdict(realized, why)
+
     # ------------------------------------------------------------------ subgraphs
 
     def subgraph_mutates(self, root: fx.GraphModule, subgraph_node, operand) -> Verdict:

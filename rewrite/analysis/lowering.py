@@ -25,6 +25,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import torch
 import torch.fx as fx
+from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from rewrite.analysis import layout_maps, op_families, regions
 from rewrite.analysis.fake import fake_value
@@ -69,9 +70,15 @@ def _elements(node: fx.Node) -> str:
 class LoweringModel:
     """Which nodes Inductor may compute lazily, and the hazards of one graph's writes."""
 
-    def __init__(self, graph: fx.Graph, materialized: Optional[Dict[str, FrozenSet]] = None):
+    def __init__(self, graph: fx.Graph, materialized: Optional[Dict[str, FrozenSet]] = None,
+                 buffered_are_lazy: bool = True):
+        """``buffered_are_lazy=False``: the ops the ``materialized`` table lists as ``buffered``
+        (reductions, scatters...) are computed into buffers, as Inductor lowers them; a model
+        of what stock Inductor does, for repair rules.  The legality check keeps the default,
+        which takes them as possibly lazy (conservative)."""
         self.graph = graph
         self.extern = (materialized or {}).get("extern", frozenset())
+        self.buffered = (materialized or {}).get("buffered", frozenset()) if not buffered_are_lazy else frozenset()
         self._storage: Dict[fx.Node, object] = {}
         self._by_storage: Optional[Dict[object, List[fx.Node]]] = None
         self._absent: Set[fx.Node] = set()
@@ -118,6 +125,8 @@ class LoweringModel:
             return False                         # a view or a write: reads memory, is not a value
         if self.extern and targets_match(node.target, self.extern):
             return False
+        if self.buffered and targets_match(node.target, self.buffered):
+            return False
         return not isinstance(node.target, torch._ops.HigherOrderOperator)
 
     def _index(self) -> Dict[object, List[fx.Node]]:
@@ -153,6 +162,11 @@ class LoweringModel:
         return [n for n in self.graph.nodes if n.op == "call_function" and op_families.written_nodes(n)]
 
     # ---------------------------------------------------------------- hazards
+
+    def inside_hazards(self, w: fx.Node) -> List[Hazard]:
+        """The ``inside`` hazards of one write."""
+        self._absent = set()
+        return self._inside(w)
 
     def hazards(self, writes: Optional[Iterable[fx.Node]] = None, absent: Iterable[fx.Node] = ()) -> List[Hazard]:
         """Hazards involving ``writes`` (default: every write of the graph), ignoring the
@@ -224,7 +238,7 @@ class LoweringModel:
                         budget -= 1
                         if budget < 0:
                             return [Hazard("inside", w, reader, a)]
-                        stack.append((lazy, want if lazy is a else None))
+                        stack.append((lazy, want if lazy is a or _same_elements(a, lazy) else None))
                     continue
                 if self._conflicts(a, targets) and not (want is not None and _same(self.region(a), want)):
                     out.append(Hazard("inside", w, reader, a))
@@ -241,9 +255,9 @@ class LoweringModel:
             dst, region = targets[0]
             target = w.target
             if op_families.is_copy_target(target):
-                return [(a, region if _shape(a) == shape else None) for a in operands[1:]]
+                return [(a, region if _shape_is(a, shape) else None) for a in operands[1:]]
             if op_families.is_pointwise(target):
-                return [(a, region if _shape(a) == shape else None) for a in operands if a is not dst]
+                return [(a, region if _shape_is(a, shape) else None) for a in operands if a is not dst]
             if _is_mask_update(w):
                 mask = w.args[1][0]
                 return [(a, region if a is mask else None) for a in operands if a is not dst]
@@ -255,9 +269,9 @@ class LoweringModel:
                 inner = _scatter_region(reader, expected)
                 return [(a, expected if a is base else inner if a is src else None) for a in operands]
             if target is torch.ops.aten.copy.default:
-                return [(a, expected if _shape(a) == shape else None) for a in operands[1:]]
+                return [(a, expected if _shape_is(a, shape) else None) for a in operands[1:]]
             if op_families.is_pointwise(target) or op_families.resolved(target) in _VALUE_PRESERVING:
-                return [(a, expected if _shape(a) == shape else None) for a in operands]
+                return [(a, expected if _shape_is(a, shape) else None) for a in operands]
         if target is torch.ops.aten.copy.default:
             return [(a, None) for a in operands[1:]]
         return [(a, None) for a in operands]
@@ -291,6 +305,35 @@ class LoweringModel:
                     if consumer is not None:
                         out.append(Hazard("deferred", w, reader, alias, consumer))
         return out
+
+    def realized_before_copy(self, value: fx.Node) -> Tuple[bool, str]:
+        """Does Inductor compute ``value`` into a buffer of its own when it copies it into a
+        tensor (``realize_into``, the lowering of ``copy_`` into an input or a view of one)?
+        It calls ``realize_hint`` on the source, which realizes a lazy pointwise value whose
+        inlined computation loads at non-constant indices from more than one place
+        (``nontrivial_read_count > 1``).  The loads are counted on the lazy cone: each distinct
+        non-lazy tensor it reads (a buffer or a view of one) is one load; a tensor of one element
+        (a constant index) counts none.  Used to decide whether a repair is needed, never
+        by the legality check, which does not rely on realization."""
+        lazy = self._lazy_source(value)
+        if lazy is None:
+            return False, f"`{value.name}` is read from memory directly, not computed"
+        loads: List[fx.Node] = []
+        stack, visited = [lazy], {lazy}
+        while stack:
+            node = stack.pop()
+            if len(visited) > CONE_BUDGET:
+                return False, "its computation is too large to count"
+            for a in _loaded_operands(node):
+                inner = self._lazy_source(a)
+                if inner is not None:
+                    if inner not in visited:
+                        visited.add(inner)
+                        stack.append(inner)
+                elif a not in loads and _numel_not_one(a):
+                    loads.append(a)
+        names = ", ".join(f"`{a.name}`" for a in loads) or "nothing"
+        return len(loads) > 1, f"`{value.name}` is computed from {len(loads)} load(s) ({names})"
 
     def _consumed_after(self, reader: fx.Node, w: fx.Node) -> Optional[fx.Node]:
         """A consumer, through lazy nodes and views of them, of ``reader``'s value that comes
@@ -378,6 +421,52 @@ def _tensor_operands(node: fx.Node) -> List[fx.Node]:
     visit(node.args)
     visit(node.kwargs)
     return out
+
+
+#: Views whose element i is their source's element i when the shape is unchanged.
+_IDENTITY_VIEWS = frozenset({torch.ops.aten.view.default, torch.ops.aten.view.dtype, torch.ops.aten._unsafe_view.default,
+                             torch.ops.aten.reshape.default, torch.ops.aten.alias.default})
+
+
+def _same_elements(view: fx.Node, source: fx.Node) -> bool:
+    """``view`` is ``source`` seen element for element: every step between them is a
+    reshape to the same shape or a reinterpretation as a dtype of the same size."""
+    vs = fake_value(source)
+    node = view
+    for _ in range(64):
+        if node is source:
+            return True
+        val = fake_value(node)
+        if node.op != "call_function" or op_families.resolved(node.target) not in _IDENTITY_VIEWS or val is None \
+                or vs is None or not layout_maps.same_shape(val.shape, vs.shape) or val.element_size() != vs.element_size():
+            return False
+        node = node.args[0] if node.args and isinstance(node.args[0], fx.Node) else None
+        if node is None:
+            return False
+    return False
+
+
+def _loaded_operands(node: fx.Node) -> List[fx.Node]:
+    """The tensor operands whose elements ``node``'s computation loads: not those it takes only
+    the size or dtype of (``zeros_like(x)``, ``self`` of the functional ``copy``)."""
+    target = op_families.resolved(node.target) if node.op == "call_function" else None
+    if target is torch.ops.aten.copy.default:
+        return _tensor_operands(node)[1:]
+    name = getattr(getattr(target, "overloadpacket", None), "__name__", "")
+    if name.endswith("_like") or name.startswith("new_"):
+        return []
+    return _tensor_operands(node)
+
+
+def _numel_not_one(node: fx.Node) -> bool:
+    val = fake_value(node)
+    return val is None or not statically_known_true(val.numel() == 1)
+
+
+def _shape_is(node: fx.Node, shape) -> bool:
+    """``node``'s shape is ``shape`` wherever the graph runs (no guard installed)."""
+    mine = _shape(node)
+    return mine is not None and shape is not None and layout_maps.same_shape(mine, shape)
 
 
 def _shape(node: fx.Node):

@@ -40,7 +40,7 @@ def load_target(spec: str) -> Tuple[Callable, tuple, str, dict]:
     settings = {}
     try:
         case = parse_case(path)
-        settings = {"mode": case.mode, "dynamic": case.dynamic}
+        settings = {"mode": case.mode, "dynamic": case.dynamic_modes[0]}   # "both": the static run
     except CaseFormatError:
         pass  # not a corpus case: inputs decide the mode
     try:

@@ -266,3 +266,31 @@ def test_inverse_views_and_mismatched_view_chains():
     assert facts.undoes_view(p3, p1) and not facts.undoes_view(p2, p1)
     assert facts.undoes_view(v2, v1) and not facts.undoes_view(v3, v1)
     assert "gives" in facts.undoes_view(v3, v1).why
+
+
+def test_realized_before_copy_counts_the_loads_of_the_lazy_computation():
+    """Inductor's realize_hint computes a copied value first when it loads from more than one
+    place; scatters (the `buffered` ops) are buffers, read by one load."""
+    def one_load(x):
+        x.view(3, 5).copy_(x.t().sigmoid())
+
+    def two_loads(x, y):
+        x.copy_(x.flip(0) + y)
+
+    def through_index_put(x, i, z):
+        x.index_put_((i,), z)
+        x.copy_(x.flip(0))
+
+    buffered = {"buffered": frozenset({torch.ops.aten.index_put})}
+    for fn, args, realized, hazard in [
+            (one_load, (torch.randn(5, 3),), False, True),
+            (two_loads, (torch.randn(4, 2), torch.randn(4, 2)), True, True),
+            (through_index_put, (torch.randn(4, 2), torch.tensor([2, 0]), torch.randn(2, 2)), False, False)]:
+        gm = post_grad(fn, *args)
+        facts = GraphFacts(gm.graph, materialized=buffered)
+        copy_back = [n for n in gm.graph.nodes if n.target is torch.ops.aten.copy_.default][-1]
+        verdict = facts.realized_before_copy(copy_back.args[1])
+        assert bool(verdict) is realized, (fn.__name__, verdict.why)
+        assert bool(facts.lowering_hazard_inside(copy_back)) is hazard, fn.__name__
+    # the legality check's model keeps index_put possibly lazy: the copy-back may read x flipped
+    assert facts.lowering_hazard(copy_back)
