@@ -285,6 +285,13 @@ def materialize_hazards(ctx) -> None:
 
 
 @action(stages=POST_GRAD)
+def materialize_hazards_of(ctx, w: Node) -> None:
+    """The same for one write ``w`` already in the graph (a copy-back stock Inductor would lower
+    wrong): copy each value read inside its loop or after it into a buffer of its own first."""
+    ctx.edit.materialize_hazards([w])
+
+
+@action(stages=POST_GRAD)
 def privatize(ctx, node: Node) -> None:
     """Give ``node`` (a view scatter, an indexed update) a private copy of the tensor it updates,
     so that no later pass can make it write into memory someone else reads."""

@@ -16,6 +16,7 @@ import torch
 import torch.fx as fx
 
 from rewrite.analysis import op_families
+from rewrite.analysis.copy_op import is_materialized_copy
 from rewrite.analysis.fake import fake_value
 from rewrite.analysis.layout_maps import dim_key
 from rewrite.analysis.op_names import op_display_name
@@ -55,7 +56,9 @@ def copy_of(n: fx.Node) -> Optional[Copy]:
     kind = None
     if name == "aten.clone" and len(n.users) == 1 and _materializes(next(iter(n.users))):
         return None                       # the value a materialization copies: counted there
-    if name in COPYING_OPS:
+    if is_materialized_copy(n):
+        kind = "materialization"
+    elif name in COPYING_OPS:
         kind = "functional"
     elif op_families.is_copy_target(n.target) and isinstance(n.args[0], fx.Node):
         dst = n.args[0]

@@ -19,6 +19,7 @@ from torch.fx.experimental.symbolic_shapes import statically_known_true
 from torch.multiprocessing.reductions import StorageWeakRef
 
 from rewrite.analysis import layout_maps, mutation, op_families, regions
+from rewrite.analysis.copy_op import is_materialized_copy
 from rewrite.analysis.fake import fake_mode_of, fake_value
 from rewrite.analysis.inductor_reinplace import simulate
 from rewrite.analysis.lowering import LoweringModel
@@ -253,6 +254,8 @@ class GraphFacts:
 
     @staticmethod
     def is_materialized(x) -> Verdict:
+        if isinstance(x, fx.Node) and is_materialized_copy(x):
+            return yes(f"{x.name} is a materialized copy")
         if not isinstance(x, fx.Node) or x.op != "call_function" or not op_families.is_copy_target(x.target):
             return no()
         dst = x.args[0]

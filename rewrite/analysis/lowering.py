@@ -28,6 +28,7 @@ import torch.fx as fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from rewrite.analysis import layout_maps, op_families, regions
+from rewrite.analysis.copy_op import is_materialized_copy
 from rewrite.analysis.fake import fake_value
 from rewrite.analysis.op_names import op_display_name, targets_match
 
@@ -123,8 +124,8 @@ class LoweringModel:
             return False
         if op_families.alias_source(node) is not None or op_families.written_nodes(node):
             return False                         # a view or a write: reads memory, is not a value
-        if self.extern and targets_match(node.target, self.extern):
-            return False
+        if self.extern and targets_match(node.target, self.extern) or is_materialized_copy(node):
+            return False                         # an extern kernel: its result is a buffer
         if self.buffered and targets_match(node.target, self.buffered):
             return False
         return not isinstance(node.target, torch._ops.HigherOrderOperator)
@@ -252,16 +253,17 @@ class LoweringModel:
         if reader is w and op_families.is_foreach(w.target):
             return _foreach_reads(w, targets)
         if reader is w:
-            dst, region = targets[0]
+            # the operands in the positions the op reads: the written tensor itself can be one of
+            # them too (`index_put_(x, idx, x)` after a pass dropped the values' clone)
+            region = targets[0][1]
             target = w.target
-            if op_families.is_copy_target(target):
-                return [(a, region if _shape_is(a, shape) else None) for a in operands[1:]]
-            if op_families.is_pointwise(target):
-                return [(a, region if _shape_is(a, shape) else None) for a in operands if a is not dst]
+            operands = _read_operands(w)
+            if op_families.is_copy_target(target) or op_families.is_pointwise(target):
+                return [(a, region if _shape_is(a, shape) else None) for a in operands]
             if _is_mask_update(w):
                 mask = w.args[1][0]
-                return [(a, region if a is mask else None) for a in operands if a is not dst]
-            return [(a, None) for a in operands if a is not dst]
+                return [(a, region if a is mask else None) for a in operands]
+            return [(a, None) for a in operands]
         target = reader.target
         if expected is not None:
             if op_families.is_view_scatter(reader):
@@ -404,8 +406,25 @@ def _normalized(r: regions.Region) -> regions.Region:
     return regions.Region(r.storage, r.offset, tuple(r.sizes), strides, r.itemsize)
 
 
-def _tensor_operands(node: fx.Node) -> List[fx.Node]:
-    out = []
+def _read_operands(w: fx.Node) -> List[fx.Node]:
+    """The tensor operands of a write in the argument positions it reads (not those it writes)."""
+    written = set(op_families.written_argument_positions(w.target)) if op_families.is_op_overload(w.target) else {0}
+    names = set()
+    if op_families.is_op_overload(w.target):
+        arguments = w.target._schema.arguments
+        names = {arguments[i].name for i in written if i < len(arguments)}
+    out: List[fx.Node] = []
+    for i, a in enumerate(w.args):
+        if i not in written:
+            out += _tensor_operands_of(a)
+    for k, v in w.kwargs.items():
+        if k not in names:
+            out += _tensor_operands_of(v)
+    return out
+
+
+def _tensor_operands_of(value) -> List[fx.Node]:
+    out: List[fx.Node] = []
 
     def visit(a):
         if isinstance(a, fx.Node):
@@ -418,9 +437,12 @@ def _tensor_operands(node: fx.Node) -> List[fx.Node]:
             for x in a.values():
                 visit(x)
 
-    visit(node.args)
-    visit(node.kwargs)
+    visit(value)
     return out
+
+
+def _tensor_operands(node: fx.Node) -> List[fx.Node]:
+    return _tensor_operands_of((node.args, node.kwargs))
 
 
 #: Views whose element i is their source's element i when the shape is unchanged.

@@ -14,6 +14,8 @@ from typing import List, Optional, Tuple
 import torch
 import torch.fx as fx
 
+from rewrite.analysis.copy_op import MATERIALIZED_COPY, is_materialized_copy
+
 aten = torch.ops.aten
 
 #: Scatter ops of the view family: ``X_scatter(base, src, *args)`` writes ``src`` into ``X(base, *args)``.
@@ -30,9 +32,12 @@ def is_op_overload(target) -> bool:
 
 def resolved(target):
     """The overload a call of an op packet runs when its arguments fit the default overload
-    (Inductor's passes emit ``aten.clone(x)``, the packet, beside ``aten.clone.default``)."""
+    (Inductor's passes emit ``aten.clone(x)``, the packet, beside ``aten.clone.default``); the
+    engine's own materialized copy reads as the ``aten.clone`` it computes."""
     if isinstance(target, torch._ops.OpOverloadPacket) and "default" in target.overloads():
-        return target.default
+        target = target.default
+    if target is MATERIALIZED_COPY:
+        return aten.clone.default
     return target
 
 
@@ -270,9 +275,11 @@ def reinplace_emits(op) -> Tuple:
 
 
 def is_private_copy(value, reader) -> bool:
-    """Whether ``value`` is a buffer of its own that only ``reader`` uses: ``copy_(empty_like(v),
-    clone(v))``, what the ``privatize`` action makes.  Writing it in place cannot change what
-    anything else reads."""
+    """Whether ``value`` is a buffer of its own that only ``reader`` uses: a materialized copy
+    (or ``copy_(empty_like(v), clone(v))``), what the ``privatize`` action makes.  Writing it in
+    place cannot change what anything else reads."""
+    if isinstance(value, fx.Node) and is_materialized_copy(value):
+        return set(value.users) == {reader}
     if not isinstance(value, fx.Node) or value.target is not aten.copy_.default \
             or set(value.users) != {reader} or len(value.args) < 2:
         return False

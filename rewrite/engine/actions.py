@@ -14,6 +14,7 @@ import torch
 import torch.fx as fx
 
 from rewrite.analysis import mutation, op_families
+from rewrite.analysis.copy_op import MATERIALIZED_COPY
 from rewrite.analysis.fake import fake_value
 from rewrite.analysis.inductor_ops import cannot_compile
 from rewrite.engine import hop_actions
@@ -101,33 +102,36 @@ class Editor:
     # ------------------------------------------------------------------ materializing
 
     def copy_of(self, value: fx.Node, *, before: Optional[fx.Node] = None, after: Optional[fx.Node] = None) -> fx.Node:
-        """``copy_(empty_like(value), clone(value))``: a buffer of its own holding ``value``.
-        (A copy of a lazily computed value is where Inductor computes it; the ``clone`` keeps
-        Inductor from aliasing the buffer when ``value`` is already materialized.)"""
+        """``rewrite::materialized_copy(value)``: a buffer of its own holding ``value``, which
+        Inductor computes as an extern call it neither inlines nor fuses (see
+        ``analysis/copy_op.py``)."""
         if fake_value(value) is None:
             raise ActionError(f"{value.name} is not a tensor")
         if after is not None:
-            empty = self.insert(aten.empty_like.default, (value,), after=after, like=value)
-        else:
-            empty = self.insert(aten.empty_like.default, (value,), before=before, like=value)
-        clone = self.insert(aten.clone.default, (value,), after=empty, like=value)
-        return self.insert(aten.copy_.default, (empty, clone), after=clone, like=value)
+            return self.insert(MATERIALIZED_COPY, (value,), after=after, like=value)
+        return self.insert(MATERIALIZED_COPY, (value,), before=before, like=value)
 
     def materialize(self, value) -> None:
         if not isinstance(value, fx.Node):
             raise ActionError(f"materialize needs a node, got {value!r}")
         users = [u for u in value.users if u not in self.txn.to_erase]
         copy = self.copy_of(value, after=value)
-        self.txn.replace_uses(value, copy, where=lambda u: u in users)
+        for user in users:                  # reads only: a write into `value` stays one
+            self.txn.replace_reads(user, value, copy)
+        self.txn.replaced[value] = copy
 
     def materialize_for(self, value: fx.Node, reader: fx.Node) -> None:
-        """Make ``reader`` read a copy of ``value`` taken right before it."""
+        """Make ``reader`` read a copy of ``value`` taken right before it (where it writes
+        ``value``, it still does: `index_put_(x, idx, x)`)."""
         copy = self.copy_of(value, before=reader)
-        self.txn._remember(reader)
-        reader.replace_input_with(value, copy)
+        self.txn.replace_reads(reader, value, copy)
 
-    def materialize_hazards(self) -> None:
-        writes = self.txn.writes_created()
+    def materialize_hazards(self, writes=None) -> None:
+        """Repair the lowering hazards of ``writes`` (default: the writes this transaction
+        created) by copying what is read."""
+        writes = self.txn.writes_created() if writes is None else list(writes)
+        if not all(isinstance(w, fx.Node) for w in writes):
+            raise ActionError(f"materialize_hazards needs write nodes, got {writes!r}")
         for _ in range(HAZARD_ROUNDS):
             model = self.ctx.facts.lowering_model(rewired=list(self.txn.old_args))
             hazards = model.hazards(writes, absent=self.txn.to_erase)

@@ -89,6 +89,28 @@ class Transaction:
             user.replace_input_with(old, new)
         self.replaced[old] = new
 
+    def replace_reads(self, user: fx.Node, old: fx.Node, new: fx.Node) -> None:
+        """``user`` reads ``new`` where it read ``old``; where it writes ``old`` (an ATen op's
+        ``(a!)`` argument), it still does."""
+        written = set(op_families.written_argument_positions(user.target)) \
+            if user.op == "call_function" and op_families.is_op_overload(user.target) else set()
+        if not written:
+            self._remember(user)
+            user.replace_input_with(old, new)
+            return
+        names = {user.target._schema.arguments[i].name for i in written}
+
+        def swap(value):
+            if value is old:
+                return new
+            if isinstance(value, (list, tuple)):
+                return type(value)(swap(v) for v in value)
+            return value
+
+        args = tuple(a if i in written else swap(a) for i, a in enumerate(user.args))
+        kwargs = {k: v if k in names else swap(v) for k, v in user.kwargs.items()}
+        self.set_args(user, args, kwargs)
+
     def erase(self, node: fx.Node) -> None:
         if node not in self.to_erase:
             self.to_erase.append(node)

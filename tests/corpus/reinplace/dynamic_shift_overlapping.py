@@ -6,7 +6,7 @@ import torch
 EXPECT = """
 fires: reinplace_scatter_into_input
 absent: aten.slice_scatter
-present: aten.clone count=1
+present: rewrite.materialized_copy count=1
 eager_raises: RuntimeError
 matches_eager exact
 """
