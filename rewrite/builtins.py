@@ -183,8 +183,9 @@ def realized_before_copy(ctx, x: Node) -> bool:
 
 @predicate()
 def is_materialized(ctx, x: Node) -> bool:
-    """x is a value computed into a buffer of its own by ``materialize`` (a ``copy_`` into a
-    fresh ``empty_like``): materializing it again would change nothing."""
+    """x is a value computed into a buffer of its own by ``materialize`` (the extern op
+    ``rewrite::materialized_copy``, or a ``copy_`` into a fresh ``empty_like``): materializing
+    it again would change nothing."""
     return ctx.facts.is_materialized(x)
 
 
