@@ -236,8 +236,7 @@ class RewriteBackend:
                     if graph_kind == "inference":   # training graphs had these passes in partition_fn
                         fx_g = joint_graph_passes(fx_g)
                     _recursive_post_grad_passes(fx_g, is_inference=graph_kind == "inference")
-                runnable_as_aten(fx_g.graph)
-                fx_g.recompile()
+                runnable_as_aten(fx_g)
                 return make_boxed_func(fx_g.forward)
 
             return compile_graph

@@ -17,17 +17,20 @@ memory with the write is read into a copy just before the op, which is the funct
 from __future__ import annotations
 
 import operator
-from typing import Optional
-
 import torch
 import torch.fx as fx
 
-from rewrite.analysis import op_families
+from rewrite.analysis import op_families, regions
+from rewrite.analysis.fake import fake_value
 
 
-def runnable_as_aten(graph: fx.Graph) -> None:
-    results_of_inplace_foreach(graph)
-    copy_operands_sharing_written_memory(graph)
+def runnable_as_aten(gm: fx.GraphModule) -> None:
+    """Both adaptations, in ``gm`` and in the subgraphs of its higher-order ops; recompiled."""
+    for module in list(gm.modules()):
+        if isinstance(module, fx.GraphModule):
+            results_of_inplace_foreach(module.graph)
+            copy_operands_sharing_written_memory(module.graph)
+            module.recompile()
 
 
 def results_of_inplace_foreach(graph: fx.Graph) -> None:
@@ -46,7 +49,7 @@ def copy_operands_sharing_written_memory(graph: fx.Graph) -> None:
     """Read each operand of an in-place op that lives in the memory the op writes (same storage
     root through views and in-place results) into a copy just before the op."""
     for node in list(graph.nodes):
-        if node.op != "call_function" or op_families.is_foreach(node.target):
+        if node.op != "call_function" or op_families.is_foreach(node.target) or not _is_aten_value_op(node.target):
             continue
         written = op_families.written_nodes(node)
         if not written:
@@ -71,11 +74,27 @@ def copy_operands_sharing_written_memory(graph: fx.Graph) -> None:
             node.args, node.kwargs = args, kwargs
 
 
-def _storage_root(node: fx.Node) -> Optional[fx.Node]:
-    seen = 0
-    while seen < 10_000:
+def _is_aten_value_op(target) -> bool:
+    """ATen and prims ops, whose in-place forms compute what their functional forms do; not
+    ``set_`` (it rebinds storage) nor a user's custom op (its meaning is its own)."""
+    return (op_families.is_op_overload(target) and target.namespace in ("aten", "prims")
+            and target.overloadpacket not in (torch.ops.aten.set_,))
+
+
+def _storage_root(node: fx.Node):
+    """What identifies the memory ``node``'s value lives in: the fake storage of the node that
+    owns it (found through views and in-place results, whose own fake values a pass may have
+    left stale), which also sees ops that share memory without saying so (``_unsafe_view``);
+    else that node."""
+    for _ in range(10_000):
         source = op_families.alias_source(node)
         if source is None:
-            return node
-        node, seen = source, seen + 1
+            break
+        node = source
+    val = fake_value(node)
+    if val is not None:
+        try:
+            return regions.default_storage_key(val)
+        except Exception:  # noqa: BLE001 - no storage (sparse, nested...)
+            pass
     return node

@@ -4,7 +4,8 @@ graph (ours, stock Inductor's, the one a benchmark captured).
 A *copy* is a node that writes a whole new buffer (or a whole graph input) with values that
 already exist elsewhere: ``clone``, the functional ``copy``, functional scatters and indexed
 updates (they copy their base and patch it), the copy-back ``copy_`` of a value into a graph
-input, and a materialization (``copy_`` into a fresh ``empty_like``).  Its cost is the bytes it
+input, and a materialization (``rewrite::materialized_copy``, the engine's copy, or a ``copy_``
+into a fresh ``empty_like``).  Its cost is the bytes it
 writes; sizes stay symbolic expressions on symbolic shapes.
 """
 from __future__ import annotations

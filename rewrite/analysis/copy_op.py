@@ -19,12 +19,14 @@ _LIB = torch.library.Library("rewrite", "FRAGMENT")
 try:
     torch.ops.rewrite.materialized_copy.default
 except (AttributeError, RuntimeError):
-    _LIB.define("materialized_copy(Tensor x) -> Tensor")
+    # exact strides: Inductor passes the operand laid out as traced, whatever the global
+    # custom-op layout setting; the fake clones too, so fake and real strides agree everywhere
+    _LIB.define("materialized_copy(Tensor x) -> Tensor", tags=(torch.Tag.needs_exact_strides,))
     _LIB.impl("materialized_copy", lambda x: x.clone(), "CompositeExplicitAutograd")
 
     @torch.library.register_fake("rewrite::materialized_copy", lib=_LIB)
     def _materialized_copy_fake(x: torch.Tensor) -> torch.Tensor:
-        return torch.empty_like(x)
+        return x.clone()
 
 
 MATERIALIZED_COPY = torch.ops.rewrite.materialized_copy.default

@@ -268,7 +268,7 @@ class GraphFacts:
         if x.op in ("placeholder", "get_attr"):
             return yes(f"{x.name} is a graph input")
         extern = (materialized or {}).get("extern", frozenset())
-        if x.op == "call_function" and extern and targets_match(x.target, extern):
+        if x.op == "call_function" and (extern and targets_match(x.target, extern) or is_materialized_copy(x)):
             return yes(f"{x.name} ({_op_name(x)}) is an extern kernel")
         for u in x.users:
             if u.op == "output":

@@ -126,7 +126,7 @@ class LoweringModel:
             return False                         # a view or a write: reads memory, is not a value
         if self.extern and targets_match(node.target, self.extern) or is_materialized_copy(node):
             return False                         # an extern kernel: its result is a buffer
-        if self.buffered and targets_match(node.target, self.buffered):
+        if self.buffered and targets_match(node.target, self.buffered) and not _unrolled_reduction(node):
             return False
         return not isinstance(node.target, torch._ops.HigherOrderOperator)
 
@@ -314,13 +314,26 @@ class LoweringModel:
         It calls ``realize_hint`` on the source, which realizes a lazy pointwise value whose
         inlined computation loads at non-constant indices from more than one place
         (``nontrivial_read_count > 1``).  The loads are counted on the lazy cone: each distinct
-        non-lazy tensor it reads (a buffer or a view of one) is one load; a tensor of one element
-        (a constant index) counts none.  Used to decide whether a repair is needed, never
-        by the legality check, which does not rely on realization."""
+        memory region it reads (a buffer or a view of one; Inductor merges equal loads) is one
+        load; a tensor of one distinct element (a constant index, also broadcast) counts none.
+        Used to decide whether a repair is needed, never by the legality check, which does not
+        rely on realization."""
         lazy = self._lazy_source(value)
         if lazy is None:
             return False, f"`{value.name}` is read from memory directly, not computed"
         loads: List[fx.Node] = []
+        seen_regions: List[Tuple[object, regions.Region]] = []
+
+        def new_load(a: fx.Node) -> bool:
+            if a in loads or _one_distinct_element(a):
+                return False
+            key, region = self.storage(a), self.region(a)
+            if key is not None and region is not None:
+                if any(k == key and _same(r, region) for k, r in seen_regions):
+                    return False
+                seen_regions.append((key, region))
+            return True
+
         stack, visited = [lazy], {lazy}
         while stack:
             node = stack.pop()
@@ -332,7 +345,7 @@ class LoweringModel:
                     if inner not in visited:
                         visited.add(inner)
                         stack.append(inner)
-                elif a not in loads and _numel_not_one(a):
+                elif new_load(a):
                     loads.append(a)
         names = ", ".join(f"`{a.name}`" for a in loads) or "nothing"
         return len(loads) > 1, f"`{value.name}` is computed from {len(loads)} load(s) ({names})"
@@ -480,9 +493,31 @@ def _loaded_operands(node: fx.Node) -> List[fx.Node]:
     return _tensor_operands(node)
 
 
-def _numel_not_one(node: fx.Node) -> bool:
+def _one_distinct_element(node: fx.Node) -> bool:
+    """Every index reads the same element (size-1 or stride-0 dimensions only): Inductor loads it
+    at a constant index."""
     val = fake_value(node)
-    return val is None or not statically_known_true(val.numel() == 1)
+    return val is not None and all(statically_known_true(size == 1) or statically_known_true(stride == 0)
+                                   for size, stride in zip(val.shape, val.stride()))
+
+
+def _unrolled_reduction(node: fx.Node) -> bool:
+    """A reduction Inductor lowers as a pointwise loop body: over one element, or over fewer
+    than ``unroll_reductions_threshold`` elements of a static size (``Reduction.create``)."""
+    if not (op_families.is_op_overload(node.target) and torch.Tag.reduction in node.target.tags):
+        return False
+    out, operands = fake_value(node), _tensor_operands(node)
+    inp = fake_value(operands[0]) if operands else None
+    if out is None or inp is None or isinstance(out, (list, tuple)):
+        return False
+    if statically_known_true(inp.numel() == out.numel()):
+        return True
+    from torch._inductor import config
+
+    n_in, n_out = inp.numel(), out.numel()
+    if isinstance(n_in, int) and isinstance(n_out, int) and n_out:
+        return n_in // n_out < config.unroll_reductions_threshold
+    return False
 
 
 def _shape_is(node: fx.Node, shape) -> bool:

@@ -115,9 +115,12 @@ class Editor:
         if not isinstance(value, fx.Node):
             raise ActionError(f"materialize needs a node, got {value!r}")
         users = [u for u in value.users if u not in self.txn.to_erase]
+        writers = [u for u in users if value in op_families.written_nodes(u)]
+        first_write = min(writers) if writers else None
         copy = self.copy_of(value, after=value)
-        for user in users:                  # reads only: a write into `value` stays one
-            self.txn.replace_reads(user, value, copy)
+        for user in users:                  # reads only, up to the first write into `value`
+            if first_write is None or not first_write < user:
+                self.txn.replace_reads(user, value, copy)
         self.txn.replaced[value] = copy
 
     def materialize_for(self, value: fx.Node, reader: fx.Node) -> None:

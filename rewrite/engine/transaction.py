@@ -23,7 +23,7 @@ import torch
 import torch.fx as fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
-from rewrite.analysis import op_families
+from rewrite.analysis import mutation, op_families
 from rewrite.analysis.fake import fake_args, fake_mode_of, fake_of, fake_value, meta_key
 
 FULL_LINT_LIMIT = 3000  # nodes; above this, validation checks only what the transaction touched
@@ -92,13 +92,18 @@ class Transaction:
     def replace_reads(self, user: fx.Node, old: fx.Node, new: fx.Node) -> None:
         """``user`` reads ``new`` where it read ``old``; where it writes ``old`` (an ATen op's
         ``(a!)`` argument), it still does."""
-        written = set(op_families.written_argument_positions(user.target)) \
-            if user.op == "call_function" and op_families.is_op_overload(user.target) else set()
+        target = op_families.resolved(user.target) if user.op == "call_function" else None
+        if op_families.is_op_overload(target):
+            written = set(op_families.written_argument_positions(target))
+            names = {target._schema.arguments[i].name for i in written}
+        elif user.op in ("call_function", "call_method") and old in mutation.written_operands(user):
+            written, names = {0}, {"self"}          # Dynamo spelling of an in-place op: writes its first
+        else:
+            written, names = set(), set()
         if not written:
             self._remember(user)
             user.replace_input_with(old, new)
             return
-        names = {user.target._schema.arguments[i].name for i in written}
 
         def swap(value):
             if value is old:

@@ -63,7 +63,7 @@ SCATTERS = frozenset({
     "aten.index_reduce", "aten.scatter", "aten.scatter_add", "aten.scatter_reduce", "aten.masked_scatter",
     "aten._unsafe_masked_index_put_accumulate", "aten.put",
 })
-CLONES = frozenset({"aten.clone", "aten.copy", "aten._to_copy"})
+CLONES = frozenset({"aten.clone", "aten.copy", "aten._to_copy", "rewrite.materialized_copy"})   # the last: our copies
 MOVES = frozenset({"aten.roll"})
 GATHERS = frozenset({"aten.index", "aten._unsafe_index", "aten.index_select", "aten.gather"})
 STATE_MOVES = frozenset({"aten.cat", "aten.stack"})

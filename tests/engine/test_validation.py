@@ -124,3 +124,17 @@ def test_interrupted_action_restores_the_graph_and_propagates(tmp_path, registry
     with pytest.raises(KeyboardInterrupt):
         load(tmp_path, registry, "interrupted(y)").apply(gm)
     assert (fingerprint(gm.graph), gm.code) == before
+
+
+def test_materialize_then_fail_is_undone_exactly(tmp_path, registry):
+    """``materialize`` redirects reads argument by argument (``replace_reads``); a failure after
+    it restores the graph through the transaction, not the snapshot."""
+    def materialize_then_fail(ctx, n):
+        ctx.edit.materialize(n.args[0])
+        ctx.edit.materialize_for(n.args[1], n)
+        raise RuntimeError("after materializing")
+
+    vocab.register_action("materialize_then_fail", materialize_then_fail, registry=registry)
+    gm = post_grad(add_mul, *add_mul_inputs())
+    cand = apply_and_expect_refusal(load(tmp_path, registry, "materialize_then_fail(y)"), gm, "after materializing")
+    assert "graph restored" in cand.reason
