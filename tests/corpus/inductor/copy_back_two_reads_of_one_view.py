@@ -4,6 +4,7 @@ loop reads elements it overwrote (stock wrong).  realized_before_copy counts dis
 not nodes, and the rule copies what is read.  (Found by review; transcendental ops: compared
 with tolerance.)"""
 import torch
+
 EXPECT = """
 fires: materialize_copy_back_source
 matches_eager
@@ -12,7 +13,11 @@ inductor
 MODE = "inference"
 CALLS = 3
 DYNAMIC = "both"
+
+
 def fn(x):
     x.view(3, 5).copy_(x.t().sigmoid() + x.t().cos())
+
+
 def inputs():
     return (torch.randint(-4, 5, (5, 3)).float(),)
