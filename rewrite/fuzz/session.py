@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -96,8 +97,12 @@ class Pool:
         self.done_here += upcoming
         return self.executor
 
-    def map(self, fn: Callable, tasks: Sequence, on_result: Optional[Callable] = None) -> List:
-        """Results in the order of ``tasks``; ``on_result`` as each arrives."""
+    def map(self, fn: Callable, tasks: Sequence, on_result: Optional[Callable] = None,
+            on_crash: Optional[Callable] = None) -> List:
+        """Results in the order of ``tasks``; ``on_result`` as each arrives.  A worker that dies
+        (a native crash in a compiled program) breaks the executor: the tasks it left unfinished
+        run again in a fresh one, and a task that was running at two such deaths gets
+        ``on_crash(task, message)`` as its result, so one bad program never ends a long run."""
         if self.jobs <= 1:
             out = []
             for t in tasks:
@@ -106,17 +111,51 @@ class Pool:
                 if on_result:
                     on_result(out[-1])
             return out
-        out: List = []
+        results: Dict[int, object] = {}
+        crashes: Dict[int, int] = {}
         per_round = self.jobs * MAX_TASKS_PER_WORKER
-        for start in range(0, len(tasks), per_round):
-            chunk = tasks[start:start + per_round]
+        pending = list(enumerate(tasks))
+        while pending:
+            chunk, pending = pending[:per_round], pending[per_round:]
             executor = self._executor(len(chunk))
-            futures: List[Future] = [executor.submit(fn, t, self.rules) for t in chunk]
-            if on_result:
-                for f in _as_completed(futures):
-                    on_result(f.result())
-            out += [f.result() for f in futures]
-        return out
+            futures = {executor.submit(fn, t, self.rules): (i, t) for i, t in chunk}
+            unfinished = []
+            for f in _as_completed(futures):
+                i, t = futures[f]
+                try:
+                    results[i] = f.result()
+                except BrokenProcessPool:
+                    unfinished.append((i, t))
+                    continue
+                if on_result:
+                    on_result(results[i])
+            if unfinished:
+                self._discard_executor()
+                retry = []
+                for i, t in unfinished:
+                    crashes[i] = crashes.get(i, 0) + 1
+                    if crashes[i] < 2 or on_crash is None:
+                        retry.append((i, t))
+                        continue
+                    results[i] = self._alone(fn, t, on_crash)    # which one kills its worker?
+                    if on_result:
+                        on_result(results[i])
+                pending = retry + pending
+        return [results[i] for i in range(len(tasks))]
+
+    def _alone(self, fn: Callable, task, on_crash: Callable):
+        """Run one task in an executor of its own: a break is then its own doing."""
+        future = self._executor(1).submit(fn, task, self.rules)
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            self._discard_executor()
+            return on_crash(task, "its worker process died (a native crash), also when it ran alone")
+
+    def _discard_executor(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
 
     def close(self) -> None:
         if self.executor is not None:
@@ -143,7 +182,7 @@ def run_fuzz(config: FuzzConfig, on_result: Optional[Callable[[ProgramResult], N
             tasks = [ProgramTask(config.seed, i, tuple(config.bases), config.features, config.dynamic,
                                  steering.task_state(config.seed, i) if steering else None,
                                  config.aot_eager, config.timeout) for i in batch]
-            results = pool.map(run_program, tasks, on_result)
+            results = pool.map(run_program, tasks, on_result, on_crash=_program_crashed)
             for r in results:
                 new = run.coverage.add(r.candidates)
                 if steering and r.program is not None:
@@ -155,7 +194,7 @@ def run_fuzz(config: FuzzConfig, on_result: Optional[Callable[[ProgramResult], N
         if config.minimize:
             tasks = [MinimizeTask(r.program, r.verdict, r.verdict.failing_base(), config.minimize_evaluations,
                                   config.minimize_seconds) for r in select_for_minimizing(run.results, config.max_minimize)]
-            for m in pool.map(run_minimize, tasks, on_minimized):
+            for m in pool.map(run_minimize, tasks, on_minimized, on_crash=_minimize_crashed):
                 run.minimized[m.index] = m
     finally:
         pool.close()
@@ -163,6 +202,14 @@ def run_fuzz(config: FuzzConfig, on_result: Optional[Callable[[ProgramResult], N
         write_cases(run)
     run.seconds = time.perf_counter() - start
     return run
+
+
+def _program_crashed(task: ProgramTask, message: str) -> ProgramResult:
+    return ProgramResult(task.index, status="error", error=message)
+
+
+def _minimize_crashed(task: MinimizeTask, message: str) -> MinimizeResult:
+    return MinimizeResult(task.program.index, task.program, task.verdict, complete=False, error=message)
 
 
 def signature(result: ProgramResult) -> tuple:
