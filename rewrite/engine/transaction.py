@@ -39,6 +39,7 @@ class Transaction:
         self.root, self.graph, self.strict = root, graph, strict
         self.created: List[fx.Node] = []
         self.old_args: Dict[fx.Node, Tuple[tuple, dict]] = {}   # first arguments of each rewired node
+        self.old_meta: Dict[fx.Node, Any] = {}                  # fake values of views refreshed since
         self.to_erase: List[fx.Node] = []
         self.modules: List[str] = []
         self.replaced: Dict[fx.Node, Any] = {}                   # node -> what its uses now read
@@ -80,6 +81,24 @@ class Transaction:
         node.args = tuple(args)
         if kwargs is not None:
             node.kwargs = dict(kwargs)
+        self._refresh_views(node)
+
+    def _refresh_views(self, node: fx.Node) -> None:
+        """A view now taken of another tensor (the scatter a rule replaced by the input itself):
+        its fake value, and those of the views taken of it, describe the old tensor's memory
+        (storage offset, strides), which analyses read as the view's place in memory.  Compute
+        them again from the new operands; rollback puts the old ones back."""
+        key = meta_key(self.graph)
+        stack, seen = [node], set()
+        while stack:
+            n = stack.pop()
+            if n in seen or n.op != "call_function" or not op_families.is_view_node(n):
+                continue
+            seen.add(n)
+            if n not in self.old_meta and n not in self.created:
+                self.old_meta[n] = n.meta.get(key)
+            propagate_meta(n)
+            stack.extend(u for u in n.users if op_families.alias_source(u) is n)
 
     def replace_uses(self, old: fx.Node, new: Any, where: Optional[Callable[[fx.Node], bool]] = None) -> None:
         for user in list(old.users):
@@ -87,6 +106,7 @@ class Transaction:
                 continue
             self._remember(user)
             user.replace_input_with(old, new)
+            self._refresh_views(user)
         self.replaced[old] = new
 
     def replace_reads(self, user: fx.Node, old: fx.Node, new: fx.Node) -> None:
@@ -103,6 +123,7 @@ class Transaction:
         if not written:
             self._remember(user)
             user.replace_input_with(old, new)
+            self._refresh_views(user)
             return
 
         def swap(value):
@@ -191,6 +212,12 @@ class Transaction:
         for node, (args, kwargs) in self.old_args.items():
             if not node._erased:
                 node.args, node.kwargs = args, kwargs
+        key = meta_key(self.graph)
+        for node, val in self.old_meta.items():
+            if val is None:
+                node.meta.pop(key, None)
+            else:
+                node.meta[key] = val
         for node in reversed(self.created):
             if not node._erased:
                 for user in list(node.users):  # only other created nodes can still use it
@@ -200,6 +227,7 @@ class Transaction:
             if hasattr(self.root, name):
                 delattr(self.root, name)
         self.created, self.old_args, self.to_erase, self.modules, self.replaced = [], {}, [], [], {}
+        self.old_meta = {}
 
 
 def _alias_root(node: fx.Node) -> fx.Node:
