@@ -284,7 +284,11 @@ def thread_as_carried(ctx, loop: fx.Node) -> None:
         emit, carry = _local(g, module)
         outs = _inline(g, body_gm, cs + captured_env(state, ks, g), emit, carry)
         new_pred = _inline(g, cond_gm, outs + captured_env(state, ks, g), emit, carry)[0]
-        g.output((*outs, *state, new_pred))
+        # the state leaves as laid out as it entered: after a write through a transposed view,
+        # functionalization may give it the view's strides, which while_loop refuses
+        # (fuzz program 4667)
+        final = [g.call_function(torch.clone, (t,), {"memory_format": torch.contiguous_format}) for t in state]
+        g.output((*outs, *final, new_pred))
         return fx.GraphModule(module.attrs, g)
 
     cond_name = txn.add_submodule("rewrite_cond", build(False))
