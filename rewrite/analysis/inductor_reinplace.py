@@ -172,7 +172,7 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
         for node in involved or list(sim.decisions):
             sim.decisions[node].unsafe = reason
     originals = [original_of.get(_root(n), _root(n)) for n in output_tensors(copy_graph)]
-    aliasing = aliasing_change([_root(n) for n in output_tensors(graph)], originals)
+    aliasing = aliasing_change([_root(n) for n in output_tensors(graph)], originals, graph)
     if aliasing:
         reason = f"after Inductor's reinplacing, {aliasing}"
         roots = {n.target for n in originals if n.op == "placeholder"}

@@ -16,7 +16,7 @@ the graph (pytorch issue 198131).
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import torch
 import torch.fx as fx
@@ -102,7 +102,7 @@ class Legality:
             return ""            # the values check compared them; nothing to pair up
         roots_before = [self.index.root(a, before) for a in items_before]
         roots_after = [self.index.root(a, after) for a in items_after]
-        return aliasing_change(roots_before, roots_after)
+        return aliasing_change(roots_before, roots_after, self.graph)
 
     def hazards_near(self, created, erased, old_args) -> Sequence[Hazard]:
         """Lowering hazards of the writes the transaction creates or whose memory it touches."""
@@ -120,10 +120,17 @@ class Legality:
         return self.lowering.hazards(live, absent=erased)
 
 
-def aliasing_change(roots_before: Sequence[fx.Node], roots_after: Sequence[fx.Node]) -> str:
+def aliasing_change(roots_before: Sequence[fx.Node], roots_after: Sequence[fx.Node],
+                    graph: Optional[fx.Graph] = None) -> str:
     """Compare the memory each output is (its alias root) before and after a change; the
-    reason the change is visible to the caller, or ""."""
+    reason the change is visible to the caller, or "".  An output AOTAutograd returns as an
+    alias of an input (``aot_output_aliases_input``) may become that input's memory: AOT
+    regenerates it from the input's base with the graph output's layout, which is right only
+    when the output is that input (fuzz program 2083: a private copy came back at offset 0)."""
+    aliases = aot_output_aliases_input(graph, len(roots_after)) if graph is not None else [False] * len(roots_after)
     for i, (rb, ra) in enumerate(zip(roots_before, roots_after)):
+        if aliases[i] and ra.op == "placeholder" and rb.op != "placeholder":
+            continue
         if (rb.op == "placeholder" or ra.op == "placeholder") and rb is not ra:
             if ra.op == "placeholder":
                 return f"output {i} would be the memory of input `{ra.name}`, which it is not in the program"
@@ -133,6 +140,28 @@ def aliasing_change(roots_before: Sequence[fx.Node], roots_after: Sequence[fx.No
             if roots_after[i] is roots_after[j] and roots_before[i] is not roots_before[j]:
                 return f"outputs {j} and {i} would share memory, which they do not in the program"
     return ""
+
+
+def aot_output_aliases_input(graph: fx.Graph, n_outputs: int) -> List[bool]:
+    """For each of ``graph``'s ``n_outputs`` tensor outputs: does AOTAutograd, compiling it now,
+    return it to the caller as an alias of an input (``OutputType.alias_of_input`` or
+    ``is_input`` in its metadata)?  Only when the graph's inputs and outputs are exactly the
+    ones that metadata describes (the top graph of an inference compilation, not a subgraph);
+    all False when unknown."""
+    out = [False] * n_outputs
+    try:
+        from torch._functorch._aot_autograd.schemas import OutputType
+        from torch._guards import TracingContext
+
+        ctx = TracingContext.try_get()
+        info = getattr(getattr(ctx, "fw_metadata", None), "output_info", None)
+    except Exception:  # noqa: BLE001 - another torch: no metadata, nothing allowed
+        return out
+    inputs = getattr(getattr(ctx, "fw_metadata", None), "input_info", None)
+    placeholders = len(graph.find_nodes(op="placeholder"))
+    if not info or len(info) != n_outputs or inputs is None or len(inputs) != placeholders:
+        return out
+    return [o.output_type in (OutputType.alias_of_input, OutputType.is_input) for o in info]
 
 
 def output_tensors(graph: fx.Graph) -> list:
