@@ -20,8 +20,7 @@ import operator
 import torch
 import torch.fx as fx
 
-from rewrite.analysis import op_families, regions
-from rewrite.analysis.fake import fake_value
+from rewrite.analysis import layout_maps, op_families
 
 
 def runnable_as_aten(gm: fx.GraphModule) -> None:
@@ -56,20 +55,17 @@ def copy_operands_sharing_written_memory(graph: fx.Graph) -> None:
             continue
         roots = {_storage_root(w) for w in written}
 
-        def copied(value, position_written: bool):
+        def copied(value):
             if isinstance(value, (list, tuple)):
-                return type(value)(copied(v, position_written) for v in value)
-            if not isinstance(value, fx.Node) or position_written or _storage_root(value) not in roots:
+                return type(value)(copied(v) for v in value)
+            if not isinstance(value, fx.Node) or _storage_root(value) not in roots:
                 return value
             with graph.inserting_before(node):
                 copy = graph.call_function(torch.ops.aten.clone.default, (value,))
             copy.meta.update({k: v for k, v in value.meta.items() if k in ("val", "tensor_meta")})
             return copy
 
-        positions = set(op_families.written_argument_positions(node.target))
-        names = {node.target._schema.arguments[i].name for i in positions}
-        args = tuple(copied(a, i in positions) for i, a in enumerate(node.args))
-        kwargs = {k: copied(v, k in names) for k, v in node.kwargs.items()}
+        args, kwargs = op_families.map_read_arguments(node, copied)
         if args != node.args or kwargs != node.kwargs:
             node.args, node.kwargs = args, kwargs
 
@@ -82,19 +78,7 @@ def _is_aten_value_op(target) -> bool:
 
 
 def _storage_root(node: fx.Node):
-    """What identifies the memory ``node``'s value lives in: the fake storage of the node that
-    owns it (found through views and in-place results, whose own fake values a pass may have
-    left stale), which also sees ops that share memory without saying so (``_unsafe_view``);
-    else that node."""
-    for _ in range(10_000):
-        source = op_families.alias_source(node)
-        if source is None:
-            break
-        node = source
-    val = fake_value(node)
-    if val is not None:
-        try:
-            return regions.default_storage_key(val)
-        except Exception:  # noqa: BLE001 - no storage (sparse, nested...)
-            pass
-    return node
+    """What identifies the memory ``node``'s value lives in: its owner's fake storage
+    (``layout_maps.owner_storage``), which also sees ops that share memory without saying so
+    (``_unsafe_view``); else the owning node."""
+    return layout_maps.owner_storage(node) or layout_maps.chain_to(node)[0]

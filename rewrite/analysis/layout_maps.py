@@ -15,7 +15,7 @@ import torch
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 import torch.fx as fx
 
-from rewrite.analysis import op_families
+from rewrite.analysis import op_families, regions
 from rewrite.analysis.fake import fake_args, fake_mode_of, fake_value
 
 Map = Tuple[tuple, tuple, object]
@@ -121,6 +121,19 @@ def chain_to(node: fx.Node) -> Tuple[fx.Node, Tuple[fx.Node, ...]]:
             return node, tuple(reversed(steps))
         steps.append(node)
         node = source
+
+
+def owner_storage(node: fx.Node) -> Optional[object]:
+    """The storage key (``regions.default_storage_key``) of the memory ``node``'s value lives
+    in, taken from the node owning that memory (``chain_to``): the fake values of views and
+    in-place results a pass rewired may be stale.  None without a fake storage."""
+    val = fake_value(chain_to(node)[0])
+    if val is None:
+        return None
+    try:
+        return regions.default_storage_key(val)
+    except Exception:  # noqa: BLE001 - no storage (sparse, nested...)
+        return None
 
 
 def _as_strided_is_absolute(steps: Sequence[fx.Node]) -> bool:

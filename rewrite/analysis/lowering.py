@@ -92,17 +92,7 @@ class LoweringModel:
         if not isinstance(node, fx.Node):
             return None
         if node not in self._storage:
-            root = node
-            while op_families.alias_source(root) is not None:
-                root = op_families.alias_source(root)
-            val = fake_value(root)
-            key = None
-            if val is not None:
-                try:
-                    key = regions.default_storage_key(val)
-                except Exception:  # noqa: BLE001 - no storage (sparse, nested...)
-                    key = None
-            self._storage[node] = key
+            self._storage[node] = layout_maps.owner_storage(node)
         return self._storage[node]
 
     def region(self, node: fx.Node) -> Optional[regions.Region]:
@@ -420,20 +410,10 @@ def _normalized(r: regions.Region) -> regions.Region:
 
 
 def _read_operands(w: fx.Node) -> List[fx.Node]:
-    """The tensor operands of a write in the argument positions it reads (not those it writes)."""
-    written = set(op_families.written_argument_positions(w.target)) if op_families.is_op_overload(w.target) else {0}
-    names = set()
-    if op_families.is_op_overload(w.target):
-        arguments = w.target._schema.arguments
-        names = {arguments[i].name for i in written if i < len(arguments)}
-    out: List[fx.Node] = []
-    for i, a in enumerate(w.args):
-        if i not in written:
-            out += _tensor_operands_of(a)
-    for k, v in w.kwargs.items():
-        if k not in names:
-            out += _tensor_operands_of(v)
-    return out
+    """The tensor operands of a write in the argument positions it reads (not those it writes;
+    an op without a schema writes its first)."""
+    written = None if op_families.is_op_overload(w.target) else (frozenset({0}), frozenset())
+    return _tensor_operands_of(op_families.read_arguments(w, written))
 
 
 def _tensor_operands_of(value) -> List[fx.Node]:

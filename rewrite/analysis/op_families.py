@@ -137,6 +137,32 @@ def written_argument_positions(op) -> Tuple[int, ...]:
 
 
 @functools.lru_cache(maxsize=None)   # schema facts of an op never change
+def written_arguments(op) -> Tuple[frozenset, frozenset]:
+    """Positions and names of the arguments an op overload (or the overload a packet call
+    resolves to) writes; both empty for anything else."""
+    op = resolved(op)
+    positions = frozenset(written_argument_positions(op))
+    arguments = op._schema.arguments if is_op_overload(op) else ()
+    return positions, frozenset(arguments[i].name for i in positions if i < len(arguments))
+
+
+def map_read_arguments(node: fx.Node, fn, written: Optional[Tuple[frozenset, frozenset]] = None) -> Tuple[tuple, dict]:
+    """``node``'s arguments and keyword arguments with ``fn`` applied to those in the positions
+    it reads; ``written`` (positions, names) defaults to its op's ``written_arguments``."""
+    positions, names = written if written is not None else written_arguments(node.target)
+    args = tuple(a if i in positions else fn(a) for i, a in enumerate(node.args))
+    kwargs = {k: v if k in names else fn(v) for k, v in node.kwargs.items()}
+    return args, kwargs
+
+
+def read_arguments(node: fx.Node, written: Optional[Tuple[frozenset, frozenset]] = None) -> list:
+    """The values of ``node``'s arguments in the positions it reads (see ``map_read_arguments``)."""
+    positions, names = written if written is not None else written_arguments(node.target)
+    return ([a for i, a in enumerate(node.args) if i not in positions]
+            + [v for k, v in node.kwargs.items() if k not in names])
+
+
+@functools.lru_cache(maxsize=None)   # schema facts of an op never change
 def returns_view(op) -> bool:
     """The op's first result aliases its first argument without writing it (a view op)."""
     if not is_op_overload(op):

@@ -112,15 +112,10 @@ class Transaction:
     def replace_reads(self, user: fx.Node, old: fx.Node, new: fx.Node) -> None:
         """``user`` reads ``new`` where it read ``old``; where it writes ``old`` (an ATen op's
         ``(a!)`` argument), it still does."""
-        target = op_families.resolved(user.target) if user.op == "call_function" else None
-        if op_families.is_op_overload(target):
-            written = set(op_families.written_argument_positions(target))
-            names = {target._schema.arguments[i].name for i in written}
-        elif user.op in ("call_function", "call_method") and old in mutation.written_operands(user):
-            written, names = {0}, {"self"}          # Dynamo spelling of an in-place op: writes its first
-        else:
-            written, names = set(), set()
-        if not written:
+        written = op_families.written_arguments(user.target) if user.op == "call_function" else (frozenset(), frozenset())
+        if not written[0] and user.op in ("call_function", "call_method") and old in mutation.written_operands(user):
+            written = (frozenset({0}), frozenset({"self"}))    # Dynamo spelling of an in-place op: writes its first
+        if not written[0]:
             self._remember(user)
             user.replace_input_with(old, new)
             self._refresh_views(user)
@@ -133,9 +128,7 @@ class Transaction:
                 return type(value)(swap(v) for v in value)
             return value
 
-        args = tuple(a if i in written else swap(a) for i, a in enumerate(user.args))
-        kwargs = {k: v if k in names else swap(v) for k, v in user.kwargs.items()}
-        self.set_args(user, args, kwargs)
+        self.set_args(user, *op_families.map_read_arguments(user, swap, written))
 
     def erase(self, node: fx.Node) -> None:
         if node not in self.to_erase:

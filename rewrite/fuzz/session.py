@@ -101,8 +101,9 @@ class Pool:
             on_crash: Optional[Callable] = None) -> List:
         """Results in the order of ``tasks``; ``on_result`` as each arrives.  A worker that dies
         (a native crash in a compiled program) breaks the executor: the tasks it left unfinished
-        run again in a fresh one, and a task that was running at two such deaths gets
-        ``on_crash(task, message)`` as its result, so one bad program never ends a long run."""
+        run again in a fresh one; a task left unfinished by two such deaths then runs alone, and
+        if its worker dies again it gets ``on_crash(task, message)`` as its result, so one bad
+        program never ends a long run."""
         if self.jobs <= 1:
             out = []
             for t in tasks:
@@ -152,15 +153,13 @@ class Pool:
             self._discard_executor()
             return on_crash(task, "its worker process died (a native crash), also when it ran alone")
 
-    def _discard_executor(self) -> None:
+    def _discard_executor(self, wait: bool = False) -> None:
         if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor.shutdown(wait=wait, cancel_futures=True)
             self.executor = None
 
     def close(self) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(wait=True, cancel_futures=True)
-            self.executor = None
+        self._discard_executor(wait=True)
 
 
 def _as_completed(futures: Iterable[Future]):
