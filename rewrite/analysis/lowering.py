@@ -372,7 +372,7 @@ def _foreach_reads(w: fx.Node, targets) -> List[Tuple[fx.Node, Optional[regions.
         if isinstance(arg, (list, tuple)):
             for i, a in enumerate(arg):
                 if isinstance(a, fx.Node):
-                    want = targets[i][1] if i < len(targets) and _shape(a) == _shape(targets[i][0]) else None
+                    want = targets[i][1] if i < len(targets) and _shape_is(a, _shape(targets[i][0])) else None
                     out.append((a, want))
         elif isinstance(arg, fx.Node):
             out.append((arg, None))
