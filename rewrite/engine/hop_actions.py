@@ -17,10 +17,10 @@ from typing import Dict, List, Sequence, Tuple
 
 import torch
 import torch.fx as fx
-from torch._prims_common import is_contiguous_or_false
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from rewrite.analysis import mutation, regions
+from rewrite.analysis.copy_op import MATERIALIZED_COPY
 from rewrite.analysis.fake import fake_value
 from rewrite.analysis.regions import default_storage_key
 from rewrite.engine.errors import ActionError
@@ -161,38 +161,11 @@ def _check_separate(values: Sequence, passed: Sequence[int], what: str) -> None:
         seen.setdefault(key, []).append((j, region))
 
 
-def _check_plain_layout(values: Sequence, roots: Sequence[int], what: str) -> None:
-    """Inductor merges ``cond``'s branch outputs only when their strides and storage offsets
-    agree; a branch that writes a view at an offset, with gaps or in another order (a transpose)
-    yields a result laid out like the view, the other branch a contiguous copy.  Such operands
-    are left to the compiler."""
-    for j in roots:
-        if not isinstance(values[j], fx.Node) or fake_value(values[j]) is None:
-            raise ActionError(f"{what} {j} has no example value; its layout is unknown")
-        for node in _with_copied(values[j]):
-            val = fake_value(node)
-            if val is None:
-                continue
-            if not statically_known_true(val.storage_offset() == 0) or not is_contiguous_or_false(val):
-                copied = "" if node is values[j] else f" is a copy of `{node.name}`, which"
-                raise ActionError(f"{what} {j} (`{values[j].name}`){copied} is a view at storage offset "
-                                  f"{val.storage_offset()} with strides {tuple(val.stride())}: the branches' "
-                                  f"results could not be merged")
-
-
-def _with_copied(node: fx.Node) -> List[fx.Node]:
-    """``node`` and what it is a plain copy of (``y = x.clone()``): Inductor's passes may drop
-    such a copy once the subgraphs no longer write it, and the operand is then ``x`` itself, laid
-    out as ``x`` is."""
-    out = [node]
-    while len(out) < 64:
-        n = out[-1]
-        is_copy = (n.op == "call_method" and n.target in ("clone", "contiguous")) or \
-            (n.op == "call_function" and n.target in (torch.clone, torch.Tensor.clone, torch.Tensor.contiguous))
-        if not is_copy or not n.args or not isinstance(n.args[0], fx.Node):
-            break
-        out.append(n.args[0])
-    return out
+def _plain_layout(node) -> bool:
+    """The operand is laid out as a fresh contiguous tensor (offset 0, contiguous strides): views
+    of it that address storage directly can be taken again from the branch's contiguous copy."""
+    val = fake_value(node) if isinstance(node, fx.Node) else None
+    return val is not None and statically_known_true(val.storage_offset() == 0) and _exactly_contiguous(val)
 
 
 _LAYOUT_VIEWS = {"as_strided", "as_strided_"}
@@ -317,7 +290,7 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
     mutated = _written_roots(ctx.mutated_indices, derived)
     passed = [k for k in range(len(operands)) if k not in derived]   # views are taken again inside
     _check_separate(operands, passed, "operand")
-    _check_plain_layout(operands, mutated, "operand")
+    plain = {j: _plain_layout(operands[j]) for j in mutated}
     branches = [_subgraph(root, true_attr), _subgraph(root, false_attr)]
 
     def build(branch: fx.GraphModule) -> fx.GraphModule:
@@ -327,10 +300,16 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
             inputs[k] = g.placeholder(f"operand_{k}")
         state = []
         for j in mutated:
-            inputs[j] = g.call_function(torch.clone, (inputs[j],), {"memory_format": torch.contiguous_format})
+            # a copy Inductor cannot drop: its `remove_noop_ops` removes a `clone` whose result
+            # is not returned, and a branch's scatter then returns a result laid out like the
+            # operand, which by then may be another tensor at another storage offset (a full
+            # `copy_` into the operand removed as a no-op), while the other branch returns a
+            # contiguous copy: cond's merge fails (fuzz p3501)
+            dense = g.call_method("contiguous", (inputs[j],))
+            inputs[j] = g.call_function(MATERIALIZED_COPY, (dense,))
             state.append(inputs[j])
         for j, (k, steps) in derived.items():
-            inputs[j] = _replay(g, steps, inputs[k])
+            inputs[j] = _replay(g, steps, inputs[k], same_layout=plain.get(k, True))
         emit, carry = _local(g, module)
         outs = _inline(g, branch, inputs, emit, carry)
         # returned flat: cond merges the branches' layouts by matching each stride with the

@@ -1,13 +1,14 @@
 """A `cond` branch writes `t1 = x0.clone()`, where `x0` is a view at storage offset 2.  Once the
 dependency returns `t1` from the branches, nothing writes it inside them, and Inductor's passes
-drop the clone: the branches then scatter into `x0` itself, and `slice_scatter` keeps the
-operand's storage offset (2) while the other branch's copy has 0, which `cond` cannot merge.
-The action looks through plain copies for such layouts and leaves the op to torch
-(`rewrite fuzz --seed 0 --n 1500` program 477)."""
+drop the clone: the operand is then `x0` itself, at offset 2.  Each branch works on a copy of the
+operand that no pass drops (`rewrite::materialized_copy` of it made contiguous), so both return
+results at offset 0 that `cond` merges.  (Until fuzz p3501 the branch copy was a `clone`, which
+Inductor dropped too; a `slice_scatter` then kept offset 2 against the other branch's 0 and the
+action declined such operands: `rewrite fuzz --seed 0 --n 1500` program 477.)"""
 import torch
 
 EXPECT = """
-rejects: cond_captured_mutations at rewrite because is a copy of
+fires: cond_captured_mutations
 matches_eager exact
 """
 MODE = "inference"

@@ -1,11 +1,13 @@
-"""The written operand is a view at a storage offset (the caller passed `base[-1]`): a branch that
-writes it yields a result laid out like the view, the other a fresh copy, and Inductor cannot merge
-the two (stock Inductor fails the same way on the rewritten program).  The dependency declines and
-the op is left to torch (`rewrite fuzz`, seed 0 program 214)."""
+"""The written operand is a view at a storage offset (the caller passed `base[-1]`).  Each branch
+works on a contiguous copy of it (`rewrite::materialized_copy`), so both return results at
+offset 0 that `cond` merges, and the copy-back writes the view.  (Until fuzz p3501 the branch
+copy was a `clone` Inductor could drop: a branch that wrote the view then yielded a result laid
+out like it, the other a fresh copy, Inductor could not merge the two, and the dependency
+declined and left the op to torch: `rewrite fuzz`, seed 0 program 214.)"""
 import torch
 
 EXPECT = """
-rejects: cond_captured_mutations at rewrite because is a view at storage offset
+fires: cond_captured_mutations
 matches_eager exact
 inductor
 """

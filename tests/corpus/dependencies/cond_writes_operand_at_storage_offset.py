@@ -1,13 +1,14 @@
 """A `cond` branch writes elements of the operand it was passed, a view at storage offset 12.  The
-dependency declines (a layout `cond` cannot merge) and leaves the op to torch; then the
-reinplacing rules must not write the branch's scatter into its input either: the branch would
-return its own input (offset 12) where the other returns a fresh tensor.  The legality check
-refuses any rewrite that changes which memory an output is (`rewrite fuzz --seed 0 --n 1500`
-program 714)."""
+dependency returns it from both branches, each of which works on a contiguous copy at offset 0
+(`rewrite::materialized_copy`), so the results merge.  The reinplacing rules must not write the
+branch's scatter into its input: the branch would return its own input (offset 12) where the
+other returns a fresh tensor.  The legality check refuses any rewrite that changes which memory
+an output is (`rewrite fuzz --seed 0 --n 1500` program 714, when the dependency still declined
+such operands and left the op to torch)."""
 import torch
 
 EXPECT = """
-rejects: cond_captured_mutations at rewrite because storage offset 12
+fires: cond_captured_mutations
 not fires: reinplace_scatter_into_input
 matches_eager exact
 """

@@ -1,13 +1,14 @@
 """On dynamic shapes, a `cond` branch updates two elements of a view of a diagonal of a captured
-tensor with `index_put`.  Inside the branch, Inductor's reinplacing would write the update into
-the branch's input; the repair gives it a private copy.  The judge must then see that the chain
-of scatters back into the diagonal is one write: composing the views' maps needs them as
-symbolic sizes of the shape environment, not as bare expressions (`rewrite fuzz --seed 0 --n
-1500` program 431 stopped with "already works on a private copy")."""
+tensor with `index_put`.  The dependency rule makes the captured tensor a branch output; each
+branch works on a copy of it that Inductor cannot drop (`rewrite::materialized_copy`), so the
+update goes into that copy and needs no further repair.  Until fuzz p3501 the copy was a `clone`
+that Inductor's joint passes removed, Inductor's reinplacing would then have written into the
+branch's input, and `privatize_for_inductor` repaired it (`rewrite fuzz --seed 0 --n 1500`
+program 431); that path is now `fuzz_cond_branch_index_put_into_own_copy_dynamic`."""
 import torch
 
 EXPECT = """
-fires: privatize_for_inductor
+fires: cond_captured_mutations
 matches_eager exact
 """
 MODE = "inference"
