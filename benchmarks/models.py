@@ -6,7 +6,7 @@ stock Inductor and rewrite in one run.
     python benchmarks/models.py --programs "decode static cache" --no-ddp --no-sweeps
 
 Programs (benchmarks/zoo_programs.py, benchmarks/zoo_ddp.py): Llama decode with a static cache,
-Mistral decode with a sliding-window cache, a Llama training step (loss, backward, AdamW), a
+Llama chunked prefill into a static cache, Mistral decode with a sliding-window cache, a Llama training step (loss, backward, AdamW), a
 ResNet + BatchNorm training step (SGD), an AdamW foreach step alone, and a Llama training step
 in DDP on 2 processes over gloo on 127.0.0.1.  For each, per backend: correctness against eager
 after each of the first 3 calls, the copies left in the final graphs Inductor lowers and their

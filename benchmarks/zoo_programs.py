@@ -122,6 +122,31 @@ def decode_static(compile) -> Instance:
     return Instance(call, lambda: _cache_state(cache))
 
 
+def prefill_static(compile) -> Instance:
+    """LlamaForCausalLM, StaticCache, chunked prefill: each call feeds the next PREFILL_CHUNK
+    tokens of a long prompt (causal attention over the cache, index_copy_ of the chunk)."""
+    from transformers import LlamaConfig, LlamaForCausalLM, StaticCache
+
+    torch.manual_seed(0)
+    config = _decoder_config(LlamaConfig)
+    model = LlamaForCausalLM(config).eval()
+    cache = StaticCache(config=config, max_cache_len=DECODE_CACHE_LEN)
+    with torch.no_grad():
+        model(_tokens(1, (DECODE_BATCH, PREFILL_CHUNK), rank=99)[0], cache=cache, use_cache=True)   # eager first chunk
+
+    def prefill(chunk):
+        return model(chunk, cache=cache, use_cache=True).logits
+
+    step = compile(prefill)
+    chunks = _tokens(PREFILL_CALLS, (DECODE_BATCH, PREFILL_CHUNK))
+
+    def call(i):
+        with torch.no_grad():
+            return step(chunks[i])
+
+    return Instance(call, lambda: _cache_state(cache))
+
+
 def decode_sliding(compile) -> Instance:
     """MistralForCausalLM with a sliding window, StaticCache (StaticSlidingWindowLayer), cache full:
     each call rolls the window (roll, index assignment of the new token, copy_ back into the cache).
@@ -259,6 +284,8 @@ def adamw_step(compile) -> Instance:
 
 DECODE_BATCH, DECODE_PROMPT, DECODE_CACHE_LEN = 2, 16, 512
 SLIDING_WINDOW, SLIDING_CALLS = 256, 512
+PREFILL_CHUNK = 16
+PREFILL_CALLS = DECODE_CACHE_LEN // PREFILL_CHUNK - 1
 TRAIN_BATCH, TRAIN_SEQ, TRAIN_CALLS = 2, 64, 64
 CNN_BATCH, CNN_SIZE = 8, 32
 
@@ -283,6 +310,9 @@ def zoo() -> Dict[str, Program]:
         Program("decode static cache", "LlamaForCausalLM decode, StaticCache "
                 f"(batch {DECODE_BATCH}, cache {DECODE_CACHE_LEN}, 2 layers, GQA 4/2 heads)",
                 decode_static, DECODE_CACHE_LEN - DECODE_PROMPT, INFERENCE),
+        Program("prefill static cache", f"LlamaForCausalLM chunked prefill, {PREFILL_CHUNK} tokens per call "
+                f"into a StaticCache (batch {DECODE_BATCH}, cache {DECODE_CACHE_LEN}, 2 layers, GQA 4/2 heads)",
+                prefill_static, PREFILL_CALLS, INFERENCE),
         Program("decode sliding window", "MistralForCausalLM decode, StaticCache with sliding window "
                 f"{SLIDING_WINDOW} (full; batch {DECODE_BATCH}, 2 layers)",
                 decode_sliding, SLIDING_CALLS, INFERENCE),

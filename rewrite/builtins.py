@@ -220,6 +220,15 @@ def update_source(ctx, u: Node) -> Node:
 
 
 @function()
+def interleaved_source(ctx, v: Node, dim: Number) -> OptNode:
+    """The tensor ``x`` whose slices along ``dim`` ``v`` repeats, each ``n`` times in a row
+    (``v == x.repeat_interleave(n, dim)``), where ``v`` is spelled as views and a copy:
+    ``x.unsqueeze(dim + 1).expand(...).reshape(...)``, as transformers' ``repeat_kv`` does; None
+    otherwise (a ``repeat``, which tiles, included).  Sizes are compared symbolically."""
+    return ctx.facts.interleaved_source(v, dim)
+
+
+@function()
 def numel(ctx, x: Node) -> Number:
     """Number of elements of x (a sympy expression on symbolic shapes)."""
     return ctx.facts.numel(x)
@@ -255,6 +264,14 @@ def erase(ctx, node: Node) -> None:
     redirecting them (the legality check decides whether dropping the write is right); any other
     node must be unused."""
     ctx.edit.erase(node)
+
+
+@action()
+def erase_unused(ctx, node: Node) -> None:
+    """Erase ``node`` once nothing reads it, and then each operand it was the last reader of,
+    back through the graph: the values a rewrite left unread.  Graph inputs, the output and ops
+    that write memory (or have other effects) stay.  A node still read is left as it is."""
+    ctx.edit.erase_unused(node)
 
 
 @action()

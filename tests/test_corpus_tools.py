@@ -215,7 +215,7 @@ def test_rule_catalog_of_shipped_rules():
                           "reinplace_scatter_into_intermediate", "reinplace_scatter_into_view_of_input",
                           "materialize_source_for_inductor", "privatize_for_inductor", "materialize_copy_back_source",
                           "read_input_before_its_copy_back", "commuted_add_into_input", "commuted_mul_into_input",
-                          "while_loop_captured_mutations", "cond_captured_mutations"}
+                          "while_loop_captured_mutations", "cond_captured_mutations", "attention_reads_grouped_heads"}
     assert rules["reinplace_scatter_into_input"].sections == ("match", "where", "safe")
     assert rules["reinplace_scatter_into_intermediate"].sections == ("match", "where", "profitable")
     assert rules["while_loop_captured_mutations"].sections == ("match", "where")

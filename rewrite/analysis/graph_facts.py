@@ -18,7 +18,7 @@ import torch.fx as fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 from torch.multiprocessing.reductions import StorageWeakRef
 
-from rewrite.analysis import layout_maps, mutation, op_families, regions
+from rewrite.analysis import layout_maps, mutation, op_families, regions, repeats
 from rewrite.analysis.copy_op import is_materialized_copy
 from rewrite.analysis.fake import fake_mode_of, fake_value
 from rewrite.analysis.inductor_reinplace import simulate
@@ -371,6 +371,10 @@ class GraphFacts:
             return u.args[1]
         names = dict(GraphFacts.operands(u))
         return names.get("values")
+
+    @staticmethod
+    def interleaved_source(v, dim) -> Optional[fx.Node]:
+        return repeats.interleaved_source(v, dim)
 
     @staticmethod
     def mutated_operand(v) -> Optional[fx.Node]:

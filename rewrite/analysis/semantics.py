@@ -26,7 +26,7 @@ import torch
 import torch.fx as fx
 
 from rewrite.analysis import layout_maps as lm
-from rewrite.analysis import op_families, regions
+from rewrite.analysis import op_families, regions, repeats
 from rewrite.analysis.fake import fake_value
 from rewrite.analysis.op_names import op_display_name
 
@@ -485,10 +485,32 @@ class Evaluator:
                 return ("list", tuple(conv(x) for x in a))
             return _const_key(a)
 
-        bound = _bind(op_families.resolved(node.target), args, kwargs) if node.op == "call_function" else None
+        target = op_families.resolved(node.target) if node.op == "call_function" else None
+        bound = _bind(target, args, kwargs) if target is not None else None
         if bound is not None:
-            return tuple(conv(v) for v in bound)
+            grouped = _GROUPED_HEADS.get(target, ())
+            return tuple(self._ungrouped(state, v, node, conv) if i in grouped else conv(v)
+                         for i, v in enumerate(bound))
         return (conv(tuple(args)), tuple(sorted((k, conv(v)) for k, v in kwargs.items())))
+
+    def _ungrouped(self, state, k, at: fx.Node, conv) -> tuple:
+        """The operand term of a key/value operand ``k`` of an op that reads grouped heads
+        (``_GROUPED_HEADS``): where ``k`` is a fresh copy of ``x.repeat_interleave(n, 1)`` that
+        nothing writes, the term of ``x`` as the copy read it (the op computes the same from
+        ``x`` itself), else ``k``'s own term.  A rewrite that passes ``x`` instead of ``k`` is
+        then the same value exactly when ``x`` was not written in between."""
+        chain = repeats.interleaved_chain(k, 1) if isinstance(k, fx.Node) else None
+        if chain is None:
+            return conv(k)
+        x, nodes = chain
+        if any(n in state.view.old_args or not state.view.has(n) for n in nodes):
+            return conv(k)
+        fresh = k
+        while op_families.alias_source(fresh) is not None:
+            fresh = op_families.alias_source(fresh)
+        if fresh not in nodes or self.index.writers(fresh):
+            return conv(k)
+        return ("t", self.read(state, x, fresh))
 
     def _fresh_value(self, state, node, target, args, kwargs, operands) -> int:
         T, like = self.terms, fake_value(node)
@@ -514,7 +536,7 @@ class Evaluator:
         if op_families.view_op_of_view_copy(target) is not None and first is not None and fake_value(first) is not None:
             m = lm.view_copy_map(node, fake_value(first))
             return self.alg.strided(self.read(state, first, node), m, (), like, fallback=node)
-        identity = node.name if op_families.is_nondeterministic(target) else None
+        identity = _random_identity(node, target, args, kwargs)
         return T.make(_canonical_op(target, operands, identity), like)
 
     def convert(self, src: int, dst_like, src_like) -> int:
@@ -537,7 +559,7 @@ class Evaluator:
             return
         functional = op_families.functional_variant(target) if op_families.is_op_overload(target) else None
         name = functional if functional is not None else ("inplace", target)
-        identity = node.name if op_families.is_nondeterministic(target) else None
+        identity = _random_identity(node, target, args, kwargs)
         if len(written) == 1 and written[0] is args[0]:
             self._write(state, node, written[0], self.terms.make(_canonical_op(name, operands, identity),
                                                                  fake_value(written[0])))
@@ -561,6 +583,28 @@ class Evaluator:
 #: commutative, and so are type promotion and broadcasting): their operand terms are sorted, so
 #: ``add(d, x)`` and ``add(x, d)`` are one term (``add`` only with ``alpha`` 1).
 _COMMUTATIVE = frozenset({torch.ops.aten.add.Tensor, torch.ops.aten.mul.Tensor})
+
+
+#: Attention ops that take key and value (operands 1 and 2) with fewer heads (dimension 1) than
+#: the query: query head ``h`` reads key/value head ``h // (query heads / key heads)``, so they
+#: compute the same from ``x`` as from ``x.repeat_interleave(n, 1)`` (tests/engine/
+#: test_grouped_heads.py runs each against the repeated form).
+_GROUPED_HEADS = {torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default: (1, 2)}
+
+
+def _random_identity(node: fx.Node, target, args, kwargs) -> Optional[str]:
+    """A seeded random op draws new numbers at every call: its term is its own (the node's
+    name), never equal to another call's.  Attention ops are seeded only for dropout, and with
+    ``dropout_p`` the constant 0 draw nothing."""
+    if not op_families.is_nondeterministic(target):
+        return None
+    names = [a.name for a in target._schema.arguments]
+    if "dropout_p" in names:
+        bound = _bind(target, args, kwargs)
+        p = bound[names.index("dropout_p")] if bound is not None else None
+        if isinstance(p, (int, float)) and not isinstance(p, bool) and p == 0:
+            return None
+    return node.name
 
 
 def _canonical_op(target, operands: tuple, identity) -> tuple:

@@ -81,6 +81,24 @@ class Editor:
             raise ActionError(f"cannot erase {node.name}: it has users")
         self.txn.erase(node)
 
+    def erase_unused(self, node) -> None:
+        """Erase ``node`` and, back through its operands, every value left without a reader;
+        only pure computations (no write, no other effect) go."""
+        if not isinstance(node, fx.Node):
+            raise ActionError(f"erase_unused needs a node, got {node!r}")
+        pending = [node]
+        while pending:
+            n = pending.pop()
+            if n in self.txn.to_erase or not self._unused_pure(n):
+                continue
+            self.txn.erase(n)
+            pending.extend(a for a in n.all_input_nodes if a not in pending)
+
+    def _unused_pure(self, n: fx.Node) -> bool:
+        if n.op != "call_function" or any(u not in self.txn.to_erase for u in n.users):
+            return False
+        return not mutation.written_operands(n) and not n.is_impure()
+
     def replace_uses(self, old, new) -> None:
         if not isinstance(old, fx.Node):
             raise ActionError(f"replace_uses needs a node, got {old!r}")

@@ -140,6 +140,7 @@ def _op_matcher(p: ast.OpPattern, resolve) -> Matcher:
     targets = frozenset(resolve(p.callee))
     arg_ms = [compile_pattern(a, resolve) for a in p.args]
     kw_ms = [(k.key, compile_pattern(k.pattern, resolve)) for k in p.kwargs]
+    kw_names = frozenset(k for k, _ in kw_ms)
     rest = p.rest
     name = p.callee.dotted
 
@@ -155,8 +156,9 @@ def _op_matcher(p: ast.OpPattern, resolve) -> Matcher:
             if not am(args[i][1], b, why):
                 why.append(f"argument {i} ({args[i][0]}) of {v.name}")
                 return False
-        if not rest:
-            extra = [i for i in range(len(arg_ms), len(args)) if not _is_default(v, i, args[i][1])] \
+        if not rest:   # arguments a keyword pattern names are not extra
+            extra = [i for i in range(len(arg_ms), len(args))
+                     if args[i][0] not in kw_names and not _is_default(v, i, args[i][1])] \
                 if from_schema else list(range(len(arg_ms), len(v.args)))
             if extra:
                 i = extra[0]

@@ -236,15 +236,29 @@ def _alias_root(node: fx.Node) -> fx.Node:
 
 
 def check_replacement(old: fx.Node, new: Any) -> None:
-    """``new`` may take ``old``'s place: a node of the same shape (symbolically), dtype and device."""
+    """``new`` may take ``old``'s place: a node of the same shape (symbolically), dtype and device;
+    for an op with several results (a tuple), each of ``old``'s results alike (``new`` may return
+    more after them: a rewritten ``cond`` returns the state its branches wrote)."""
     if not isinstance(new, fx.Node):
         raise ValidationError(f"{old.name} would be replaced by the constant {new!r}; only a node can replace a node")
-    vo, vn = fake_value(old), fake_value(new)
-    if vo is None or vn is None:
+    vo, vn = fake_of(old), fake_of(new)
+    if vo is None or vn is None:        # no example value (a node built without one): nothing to compare
+        return
+    if isinstance(vo, (tuple, list)) or isinstance(vn, (tuple, list)):
+        if not isinstance(vo, (tuple, list)) or not isinstance(vn, (tuple, list)) or len(vn) < len(vo):
+            raise ValidationError(f"{new.name} cannot replace {old.name}: it returns fewer results")
+        for k, (a, b) in enumerate(zip(vo, vn)):
+            _check_same_tensor(a, b, f"{new.name}[{k}]", f"{old.name}[{k}]")
+        return
+    _check_same_tensor(vo, vn, new.name, old.name)
+
+
+def _check_same_tensor(vo, vn, new_name: str, old_name: str) -> None:
+    if not isinstance(vo, torch.Tensor) or not isinstance(vn, torch.Tensor):
         return
     same_shape = len(vo.shape) == len(vn.shape) and all(statically_known_true(a == b) for a, b in zip(vo.shape, vn.shape))
     if not same_shape or vo.dtype != vn.dtype or vo.device != vn.device:
-        raise ValidationError(f"{new.name} ({vn.dtype}{list(vn.shape)} on {vn.device}) cannot replace {old.name} "
+        raise ValidationError(f"{new_name} ({vn.dtype}{list(vn.shape)} on {vn.device}) cannot replace {old_name} "
                               f"({vo.dtype}{list(vo.shape)} on {vo.device})")
 
 

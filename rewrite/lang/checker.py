@@ -91,6 +91,7 @@ class _Checker:
         self._stages: Tuple[str, ...] = ()
         self._needs_reported: Set[Tuple[str, str]] = set()
         self._suggest = Suggester()  # bounded "did you mean" for unknown names
+        self._not_none: Set[A.Expr] = set()  # `X is not None and ...`: X is a node in what follows
 
     def report(self, diag: Diagnostic) -> None:
         self.result.diagnostics.append(diag)
@@ -506,7 +507,7 @@ class _Checker:
             if e.name not in scope:
                 self.report(error(f"unbound variable '{e.name}'", e.span, hint=self._unbound_hint(e.name, scope)))
                 return V.Any
-            return scope[e.name].kind
+            return self._narrowed(e, scope[e.name].kind)
         if isinstance(e, A.Literal):
             return V.Const
         if isinstance(e, A.ListExpr):
@@ -530,7 +531,7 @@ class _Checker:
                 return V.Any
             self._usable_here(entry, e.span)
             self._call_args(e, entry, scope, section)
-            return entry.result
+            return self._narrowed(e, entry.result)
         if isinstance(e, A.Index):
             self._role_index(e, scope)
             base = self.expr(e.base, scope, section)
@@ -554,7 +555,14 @@ class _Checker:
         if isinstance(e, A.Not):
             self.expr(e.operand, scope, section)
             return V.Bool
-        if isinstance(e, (A.And, A.Or)):
+        if isinstance(e, A.And):
+            outer = set(self._not_none)
+            for item in e.items:
+                self.expr(item, scope, section)
+                self._not_none |= _not_none_after(item)
+            self._not_none = outer
+            return V.Bool
+        if isinstance(e, A.Or):
             for item in e.items:
                 self.expr(item, scope, section)
             return V.Bool
@@ -563,6 +571,11 @@ class _Checker:
             self.expr(e.right, scope, section)
             return V.Bool
         return V.Any
+
+    def _narrowed(self, e: A.Expr, kind: V.Kind) -> V.Kind:
+        """A node-or-None expression already tested ``is not None`` earlier in the same ``and``
+        is a node (``and`` stops at the first false operand, so it is never None there)."""
+        return V.Node if kind is V.OptNode and e in self._not_none else kind
 
     def _unbound_hint(self, name: str, scope) -> Optional[str]:
         if name in self._path_only:
@@ -611,6 +624,16 @@ def _a(kind: V.Kind) -> str:
              "const": "a constant", "number": "a number", "bool": "a condition", "op": "an op",
              "any": "anything", "nothing": "nothing"}
     return names.get(kind.name, kind.name)
+
+
+def _not_none_after(e: A.Expr) -> Set[A.Expr]:
+    """The expressions a true ``e`` shows are not None: ``X is not None``, and every such
+    test of an ``and``."""
+    if isinstance(e, A.Compare) and e.op == "is not" and isinstance(e.right, A.Literal) and e.right.value is None:
+        return {e.left}
+    if isinstance(e, A.And):
+        return set().union(*(_not_none_after(item) for item in e.items))
+    return set()
 
 
 def _describe(e: A.Expr) -> str:

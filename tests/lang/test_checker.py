@@ -72,3 +72,20 @@ def test_dependency_fallback(write):
     errors = collect(write("bad.rules", text + "  fallback ignore\n")).errors
     assert [d.message for d in errors] == ["unknown fallback 'ignore'"]
     assert "fallback compiler" in errors[0].hint and (errors[0].span.line, errors[0].span.col) == (6, 3)
+
+
+def test_node_or_none_is_a_node_after_is_not_none_in_the_same_and(write):
+    """`copy_back(x)` returns a node or None: its attributes need a test first, in the same `and`
+    (not in an `or`, not in another section)."""
+    def errors(where: str):
+        path = write("n.rules", f"rule r\n  match c = aten.copy_(x, y)\n  where {where}\n  rewrite erase(c)\n")
+        return [d.message for d in collect(path).diagnostics if d.is_error]
+
+    assert errors("copy_back(x) is not None and copy_back(x).shape == y.shape") == []
+    assert errors("is_input(x) and copy_back(x) is not None and copy_back(x).shape == y.shape") == []
+    unguarded = "'shape' is an attribute of a node, but 'copy_back(...)' is a node or None"
+    assert errors("copy_back(x).shape == y.shape") == [unguarded]
+    assert errors("copy_back(x) is not None or copy_back(x).shape == y.shape") == [unguarded]
+    assert errors("copy_back(y) is not None and copy_back(x).shape == y.shape") == [unguarded]
+    assert errors("(copy_back(x) is not None and is_input(x)) and copy_back(x).shape == y.shape") == []
+    assert errors("not (copy_back(x) is not None) and copy_back(x).shape == y.shape") == [unguarded]
