@@ -161,6 +161,21 @@ def _check_separate(values: Sequence, passed: Sequence[int], what: str) -> None:
         seen.setdefault(key, []).append((j, region))
 
 
+def _check_dense_layout(values: Sequence, roots: Sequence[int], what: str) -> None:
+    """A written operand must be laid out contiguously (a storage offset is fine: each branch
+    works on a contiguous copy at offset 0).  Inductor may hand ``cond`` a contiguous buffer
+    for an operand that is written after it, while it compiled the branches for the operand's
+    own strides (fuzz p782: a transposed input; the branches' inputs then fail their stride
+    checks); such operands are left to the compiler."""
+    for j in roots:
+        val = fake_value(values[j]) if isinstance(values[j], fx.Node) else None
+        if val is None:
+            raise ActionError(f"{what} {j} has no example value; its layout is unknown")
+        if not _exactly_contiguous(val):
+            raise ActionError(f"{what} {j} (`{values[j].name}`) has strides {tuple(val.stride())} of its own "
+                              f"(not contiguous): Inductor may pass the branches another layout")
+
+
 def _plain_layout(node) -> bool:
     """The operand is laid out as a fresh contiguous tensor (offset 0, contiguous strides): views
     of it that address storage directly can be taken again from the branch's contiguous copy."""
@@ -290,6 +305,7 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
     mutated = _written_roots(ctx.mutated_indices, derived)
     passed = [k for k in range(len(operands)) if k not in derived]   # views are taken again inside
     _check_separate(operands, passed, "operand")
+    _check_dense_layout(operands, mutated, "operand")
     plain = {j: _plain_layout(operands[j]) for j in mutated}
     branches = [_subgraph(root, true_attr), _subgraph(root, false_attr)]
 
