@@ -38,7 +38,7 @@ CONE_BUDGET = 2000
 
 @dataclass(frozen=True)
 class Hazard:
-    kind: str               # "inside", "deferred" or "dtype_view"
+    kind: str               # "inside", "deferred", "dtype_view" or "reordered"
     write: fx.Node          # the write the read conflicts with
     reader: fx.Node         # the lazy node (or the write itself) that reads
     operand: fx.Node        # the alias it reads through
@@ -49,6 +49,9 @@ class Hazard:
         if self.kind == "dtype_view":
             return (f"`{w.name}` ({_op(w)}) writes through `{a.name}`, a view of another dtype, and Inductor "
                     f"stores converted values there instead of their bits")
+        if self.kind == "reordered":
+            return (f"`{w.name}` ({_op(w)}) writes all of a buffer after `{r.name}` ({_op(r)}) wrote part of "
+                    f"it through `{a.name}`{_elements(a)}, and Inductor orders the whole write first")
         if self.kind == "inside":
             where = "its own" if r is w else f"`{r.name}` ({_op(r)}), inlined into its"
             return (f"`{w.name}` ({_op(w)}) writes memory that {where} loop reads at other positions "
@@ -167,7 +170,7 @@ class LoweringModel:
         found: List[Hazard] = []
         seen: Set[Tuple] = set()
         for w in writes:
-            for h in self._dtype_views(w) + self._inside(w) + self._deferred(w):
+            for h in self._dtype_views(w) + self._inside(w) + self._deferred(w) + self._reordered(w):
                 key = (h.kind, h.write, h.reader, h.operand)
                 if key not in seen:
                     seen.add(key)
@@ -186,6 +189,30 @@ class LoweringModel:
                 if vs is not None and vv is not None and vs.dtype != vv.dtype:
                     out.append(Hazard("dtype_view", w, w, view))
                     break
+        return out
+
+    def _reordered(self, w: fx.Node) -> List[Hazard]:
+        """A buffer the graph computes (not an input) written in part through a view, then as a
+        whole by an in-place op (``copy_(m[1], s); m.mul_(2)``): Inductor runs the whole write
+        first and the partial one after it, so the part keeps the value written last (seen in
+        its generated code; fuzz p559, where its own reinplacing made the whole write).  An
+        indexed update with integer indices writes only its elements and keeps the order."""
+        out = []
+        for d in op_families.written_nodes(w):
+            root, steps = layout_maps.chain_to(d)
+            if root.op == "placeholder" or self.storage(root) is None:
+                continue
+            for other in self._index().get(self.storage(root), []):
+                if other is w or other in self._absent or other._erased:
+                    continue
+                for d2 in op_families.written_nodes(other):
+                    root2, steps2 = layout_maps.chain_to(d2)
+                    if root2 is not root:
+                        continue
+                    if steps and not steps2 and w < other and _whole_write(other):
+                        out.append(Hazard("reordered", other, w, d))
+                    elif not steps and steps2 and other < w and _whole_write(w):
+                        out.append(Hazard("reordered", w, other, d2))
         return out
 
     def _written_regions(self, w: fx.Node) -> List[Tuple[fx.Node, Optional[regions.Region]]]:
@@ -377,6 +404,15 @@ def _foreach_reads(w: fx.Node, targets) -> List[Tuple[fx.Node, Optional[regions.
         elif isinstance(arg, fx.Node):
             out.append((arg, None))
     return out
+
+
+def _whole_write(w: fx.Node) -> bool:
+    """``w`` writes every element of what it writes (an in-place op on the tensor, a mask
+    update), as opposed to an indexed update with integer indices."""
+    if w.target in (torch.ops.aten.index_put_.default, torch.ops.aten._unsafe_index_put.default,
+                    torch.ops.aten.index_put.default):
+        return _is_mask_update(w)
+    return True
 
 
 def _is_mask_update(w: fx.Node) -> bool:
