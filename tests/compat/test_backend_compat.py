@@ -126,6 +126,7 @@ def test_generate_with_default_compile_settings(caplog):
             compiled = model.generate(prompt, compile_config=compile_config, **kwargs)
     assert torch.equal(eager, compiled)
     assert any("fired reinplace_indexed_update_into_input" in m for m in caplog.messages), transformers.__version__
+    assert any("fired attention_reads_grouped_heads" in m for m in caplog.messages)   # GQA: 4 query heads, 2 cached
 
 
 def test_reports_and_graphs_kept_are_bounded():
