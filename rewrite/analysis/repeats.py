@@ -14,8 +14,8 @@ from typing import Optional, Tuple
 
 import torch
 import torch.fx as fx
-from torch.fx.experimental.symbolic_shapes import statically_known_true
 
+from rewrite.analysis import layout_maps
 from rewrite.analysis.copy_op import is_materialized_copy
 from rewrite.analysis.fake import fake_value
 
@@ -37,7 +37,8 @@ def _shape(node):
 
 
 def _equal(a, b) -> bool:
-    return statically_known_true(a == b)
+    """Two sizes are equal wherever the graph runs (``layout_maps.same_shape``, no guard)."""
+    return layout_maps.same_shape((a,), (b,))
 
 
 def _unsqueezed_source(u: fx.Node, at: int) -> Optional[fx.Node]:
@@ -52,8 +53,7 @@ def _unsqueezed_source(u: fx.Node, at: int) -> Optional[fx.Node]:
         x, us, xs = u.args[0], _shape(u), _shape(u.args[0])
         if us is None or xs is None or len(us) != len(xs) + 1 or not _equal(us[at], 1):
             return None
-        rest = us[:at] + us[at + 1:]
-        return x if all(_equal(a, b) for a, b in zip(rest, xs)) else None
+        return x if layout_maps.same_shape(us[:at] + us[at + 1:], xs) else None
     return None
 
 
@@ -88,6 +88,6 @@ def interleaved_chain(v: fx.Node, dim: int) -> Optional[Tuple[fx.Node, Tuple[fx.
     if x is None or xs is None or es is None or len(xs) != len(vs) or len(es) != len(xs) + 1:
         return None
     n = es[dim + 1]
-    expanded_only_new = all(_equal(es[i], xs[i if i <= dim else i - 1]) for i in range(len(es)) if i != dim + 1)
-    merged = all(_equal(vs[i], xs[i]) for i in range(len(vs)) if i != dim) and _equal(vs[dim], xs[dim] * n)
+    expanded_only_new = layout_maps.same_shape(es[:dim + 1] + es[dim + 2:], xs)
+    merged = layout_maps.same_shape(vs[:dim] + vs[dim + 1:], xs[:dim] + xs[dim + 1:]) and _equal(vs[dim], xs[dim] * n)
     return (x, tuple(nodes + [e, u])) if expanded_only_new and merged else None

@@ -505,9 +505,7 @@ class Evaluator:
         x, nodes = chain
         if any(n in state.view.old_args or not state.view.has(n) for n in nodes):
             return conv(k)
-        fresh = k
-        while op_families.alias_source(fresh) is not None:
-            fresh = op_families.alias_source(fresh)
+        fresh = self.index.root(k, state.view)       # the copy k views (k itself if it is one)
         if fresh not in nodes or self.index.writers(fresh):
             return conv(k)
         return ("t", self.read(state, x, fresh))

@@ -176,11 +176,11 @@ def _check_dense_layout(values: Sequence, roots: Sequence[int], what: str) -> No
                               f"(not contiguous): Inductor may pass the branches another layout")
 
 
-def _plain_layout(node) -> bool:
-    """The operand is laid out as a fresh contiguous tensor (offset 0, contiguous strides): views
-    of it that address storage directly can be taken again from the branch's contiguous copy."""
+def _at_offset_zero(node) -> bool:
+    """A written operand (contiguous: ``_check_dense_layout``) that starts at storage offset 0:
+    views of it that address storage directly can be taken again from the branch's copy."""
     val = fake_value(node) if isinstance(node, fx.Node) else None
-    return val is not None and statically_known_true(val.storage_offset() == 0) and _exactly_contiguous(val)
+    return val is not None and statically_known_true(val.storage_offset() == 0)
 
 
 _LAYOUT_VIEWS = {"as_strided", "as_strided_"}
@@ -306,7 +306,7 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
     passed = [k for k in range(len(operands)) if k not in derived]   # views are taken again inside
     _check_separate(operands, passed, "operand")
     _check_dense_layout(operands, mutated, "operand")
-    plain = {j: _plain_layout(operands[j]) for j in mutated}
+    plain = {j: _at_offset_zero(operands[j]) for j in mutated}
     branches = [_subgraph(root, true_attr), _subgraph(root, false_attr)]
 
     def build(branch: fx.GraphModule) -> fx.GraphModule:
