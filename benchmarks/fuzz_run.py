@@ -14,6 +14,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -97,6 +98,7 @@ def report(summary: dict, command: str, jobs: int, started: str, cache: str = ""
               "reference and the validity checks):", "", "| backend | runs | mean s | median s |", "|---|---|---|---|"]
     for name, s in summary["backend_seconds"].items():
         lines.append(f"| {name} | {s['runs']} | {s['mean_s']:.2f} | {s['median_s']:.2f} |")
+    lines += stock_by_symptom(summary["failures"])
     root = Path(__file__).resolve().parent.parent
     for cls in ("ours", "both", "stock"):
         failures = [f for f in summary["failures"] if f["class"] == cls]
@@ -109,6 +111,8 @@ def report(summary: dict, command: str, jobs: int, started: str, cache: str = ""
                          f"{f['statements']} statements){case}")
             for backend, text in f["outcomes"].items():
                 lines.append(f"  - {backend}: {text[:240]}")
+            if cls == "stock":
+                lines.append(f"  - rules fired under rewrite: {', '.join(f['fired']) or 'none'}")
             if "minimized" in f:
                 m = f["minimized"]
                 lines += [f"  - minimized to {m['statements']} statements ({m['evaluations']} evaluations):", "",
@@ -117,6 +121,46 @@ def report(summary: dict, command: str, jobs: int, started: str, cache: str = ""
     if errors:
         lines += ["", f"## harness errors and invalid programs ({len(errors)})", ""]
         lines += [f"- p{e['index']} {e['status']}: {e['error'].strip().splitlines()[-1][:200]}" for e in errors]
+    return lines
+
+
+HOP_REFUSAL = re.compile(r"(cond_fn|body_fn|cond_true|cond_false|true_fn|false_fn)\w* might be modifying the input")
+
+
+def stock_symptom(failure: dict) -> str:
+    """How stock Inductor fails a program that rewrite gets right, in words."""
+    text = failure["outcomes"].get("inductor", "")
+    if not text.startswith("raised"):
+        control_flow = "torch.cond" in failure["source"] or "torch.while_loop" in failure["source"]
+        return "wrong values, " + ("with `cond`/`while_loop`" if control_flow else "straight-line program")
+    if HOP_REFUSAL.search(text):
+        return "torch refuses it: a `cond`/`while_loop` function mutates a captured tensor"
+    message = re.sub(r"\d+", "N", text.split(": ", 1)[-1]).split("(")[0]
+    if len(message) > 72:
+        message = message[:72].rsplit(" ", 1)[0].rstrip(" ,:;.") + " ..."
+    return "raises " + message.rstrip(" ,:;")
+
+
+def stock_by_symptom(failures: list) -> list:
+    """The stock-only programs grouped by symptom, with the rules that fired on them under rewrite
+    (a rule that fired is not proof that it is the repair: rewrite also keeps Inductor's own
+    reinplacing away from what the rules leave functional)."""
+    stock = [f for f in failures if f["class"] == "stock"]
+    if not stock:
+        return []
+    groups: dict = {}
+    for f in stock:
+        groups.setdefault(stock_symptom(f), []).append(f)
+    lines = ["", f"Stock Inductor alone fails {len(stock)} programs (rewrite right), by symptom, with the "
+             "rules that fired on them under rewrite (programs per rule):", "",
+             "| symptom under stock Inductor | programs | rules fired under rewrite |", "|---|---|---|"]
+    for symptom, group in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        rules: dict = {}
+        for f in group:
+            for rule in f["fired"] or ["(none)"]:
+                rules[rule] = rules.get(rule, 0) + 1
+        cell = ", ".join(f"`{r}` {n}" for r, n in sorted(rules.items(), key=lambda kv: -kv[1]))
+        lines.append(f"| {symptom} | {len(group)} | {cell} |")
     return lines
 
 
