@@ -356,3 +356,35 @@ def test_cli_small_run_writes_json(tmp_path, capsys):
     assert status == (1 if data["counts"]["all"].get("ours") else 0)
     assert "rewrite fuzz: 3 programs" in capsys.readouterr().out
     assert len(list((tmp_path / "cases").glob("*.py"))) == len(data["failures"])
+
+
+def _stock_failure(inductor: str, source: str, fired: list) -> dict:
+    return {"class": "stock", "outcomes": {"inductor": inductor, "rewrite-inductor": "matches eager"},
+            "source": source, "fired": fired}
+
+
+def test_long_run_page_groups_stock_failures_by_symptom():
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from fuzz_run import stock_by_symptom, stock_symptom
+
+    loop = "def fn(x):\n    torch.while_loop(c, b, (x,))\n"
+    failures = [
+        _stock_failure("differs from eager on call 1: input[0]", loop, ["while_loop_captured_mutations"]),
+        _stock_failure("differs from eager on call 2: output[0]", "def fn(x):\n    x[1:] = x[:-1].clone()\n",
+                       ["reinplace_scatter_into_input"]),
+        _stock_failure("raised on call 1: RuntimeError: cond_true might be modifying the input!", loop,
+                       ["cond_captured_mutations"]),
+        _stock_failure("raised on call 1: IndexError: index 7 is out of bounds for dimension 0 with size 4", "", []),
+        {"class": "both", "outcomes": {"inductor": "differs"}, "source": "", "fired": []},
+    ]
+    assert [stock_symptom(f) for f in failures[:4]] == [
+        "wrong values, with `cond`/`while_loop`", "wrong values, straight-line program",
+        "torch refuses it: a `cond`/`while_loop` function mutates a captured tensor",
+        "raises IndexError: index N is out of bounds for dimension N with size N"]
+    table = "\n".join(stock_by_symptom(failures))
+    assert "fails 4 programs" in table
+    assert "| wrong values, straight-line program | 1 | `reinplace_scatter_into_input` 1 |" in table
+    assert "| raises IndexError: index N is out of bounds for dimension N with size N | 1 | `(none)` 1 |" in table
+    assert stock_by_symptom(failures[4:]) == []
