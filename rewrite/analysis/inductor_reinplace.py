@@ -23,6 +23,7 @@ from torch._inductor.fx_passes import reinplace as passes
 from torch._inductor.fx_utils import FakeTensorUpdater
 from torch._inductor.virtualized import NullHandler, V
 
+from rewrite.analysis import layout_maps as lm
 from rewrite.analysis import op_families
 from rewrite.analysis.copies import copies
 from rewrite.analysis.fake import graph_fake_mode
@@ -194,7 +195,23 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
                 decision.reads_own_source = bool(own) and hazard.kind == "inside"
             elif not (own and hazard.kind == "inside"):
                 decision.reads_own_source = False
+    _leave_storage_addressed_scatters(sim)
     _trust_private_copies(sim)
+
+
+def _leave_storage_addressed_scatters(sim: Simulation) -> None:
+    """An ``as_strided_scatter`` whose functional reading is not the program's
+    (``layout_maps.scatter_addresses_a_copy``): Inductor's in-place write is what the program
+    does, and no private copy can be right (it moves the write; the legality check refuses
+    one).  Its decision stays unsafe only where copying the scattered source first repairs it
+    (the write reads its own source inside its loop, ``materialize_source_for_inductor``);
+    else it is left to Inductor, as stock Inductor would, and the reason kept as ``unproven``."""
+    for node, decision in sim.decisions.items():
+        if decision.unsafe and not decision.reads_own_source and lm.scatter_addresses_a_copy(node):
+            decision.unproven = (f"{decision.unsafe}; left to Inductor: the functional {node.name} addresses a copy "
+                                 f"of its base, where the program's as_strided (and Inductor's in-place write) "
+                                 f"address the base's own storage")
+            decision.unsafe = ""
 
 
 def _trust_private_copies(sim: Simulation) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Optional, Sequence, Tuple
 
 import torch
+from torch._prims_common import is_non_overlapping_and_dense_or_false
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 import torch.fx as fx
 
@@ -98,7 +99,11 @@ def apply_step(step: fx.Node, t: torch.Tensor) -> torch.Tensor:
 def replay(steps: Sequence[fx.Node], base: torch.Tensor) -> Optional[Map]:
     """The map of ``steps`` applied in order to ``base`` (a fake tensor laid out as the map's
     coordinates).  None when a step cannot be replayed (``as_strided`` on a base whose real
-    layout differs from the replayed one, ops that fail on fake values)."""
+    layout differs from the replayed one, ops that fail on fake values), when the replayed
+    result is no view of ``base`` (a ``reshape`` that copies laid out as replayed: its strides
+    say nothing of which elements it holds), when a step may copy and its own fake values
+    cannot say it did not, and when the result has another dtype (its map would count elements
+    of another size: ``x.view(torch.int32)`` of a float ``x`` is not ``x``)."""
     mode = fake_mode_of(base)
     if mode is None:
         return None
@@ -106,8 +111,13 @@ def replay(steps: Sequence[fx.Node], base: torch.Tensor) -> Optional[Map]:
     try:
         with mode:
             for step in steps:
+                if op_families.is_op_overload(step.target) and op_families.view_or_copy(step.target) \
+                        and op_families.copies_its_source(step, step.args[0]) is not False:
+                    return None
                 t = apply_step(step, t)
     except Exception:  # noqa: BLE001 - a step we cannot replay has no known map
+        return None
+    if t.dtype != base.dtype or op_families.shares_storage(t, base) is not True:
         return None
     return map_of_tensor(t)
 
@@ -138,6 +148,35 @@ def owner_storage(node: fx.Node) -> Optional[object]:
 
 def _as_strided_is_absolute(steps: Sequence[fx.Node]) -> bool:
     return any(getattr(s.target, "__name__", "").startswith("as_strided") for s in steps)
+
+
+def is_as_strided_scatter(node) -> bool:
+    return (isinstance(node, fx.Node) and node.op == "call_function"
+            and op_families.is_view_scatter_target(node.target)
+            and op_families._base_name(node.target) == "as_strided_scatter")
+
+
+def scatter_addresses_a_copy(scatter: fx.Node, base: Optional[fx.Node] = None) -> bool:
+    """``as_strided_scatter(base, src, size, stride, offset)`` writes through ``as_strided`` of a
+    clone of ``base``, and the clone starts a storage of its own: it addresses the same elements
+    as ``base.as_strided(size, stride, offset)`` (what the program wrote through, eagerly) only
+    when ``base`` is dense and starts its storage.  Otherwise (an input at a storage offset,
+    a strided input) AOTAutograd's functional graph does not compute what the program does:
+    it reads the program's view with ``as_strided`` and writes it back with the scatter, at other
+    elements, and only an in-place write (Inductor's reinplacing) gives the program's result.
+    True for such a scatter (with ``base`` instead of its first argument, when given), or when
+    the base's layout is unknown."""
+    if not is_as_strided_scatter(scatter):
+        return False
+    base = base if base is not None else (scatter.args[0] if scatter.args else None)
+    val = fake_value(base)
+    if val is None:
+        return True
+    try:
+        dense = is_non_overlapping_and_dense_or_false(val)     # (no guard: False when it cannot tell)
+    except Exception:  # noqa: BLE001
+        return True
+    return not (dense and statically_known_true(val.storage_offset() == 0))
 
 
 def map_from_root(root: fx.Node, steps: Sequence[fx.Node]) -> Optional[Map]:
@@ -222,6 +261,9 @@ def view_copy_map(node: fx.Node, source_like: torch.Tensor) -> Optional[Map]:
         return None
     try:
         with fake_mode_of(base):
-            return map_of_tensor(view_op(base, *fake_args(node.args[1:]), **fake_args(node.kwargs)))
+            view = view_op(base, *fake_args(node.args[1:]), **fake_args(node.kwargs))
     except Exception:  # noqa: BLE001
         return None
+    if view.dtype != base.dtype or op_families.shares_storage(view, base) is not True:
+        return None                      # another dtype's elements, or no view (see ``replay``)
+    return map_of_tensor(view)

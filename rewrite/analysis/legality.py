@@ -21,6 +21,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 import torch
 import torch.fx as fx
 
+from rewrite.analysis import layout_maps as lm
 from rewrite.analysis import op_families
 from rewrite.analysis.fake import fake_value
 from rewrite.analysis.lowering import Hazard, LoweringModel
@@ -71,6 +72,9 @@ class Legality:
         changed = set(created) | set(erased) | set(old_args)
         if not changed:
             return yes()
+        ambiguous = storage_addressed_scatter_change(created, erased, old_args)
+        if ambiguous:
+            return no(ambiguous)
         self.index.pending(old_args)
         self.lowering.forget(AliasIndex._with_views(n for n in old_args if not n._erased))
         before = GraphView("before", absent=set(created), old_args=dict(old_args), deferred=self.deferred)
@@ -118,6 +122,30 @@ class Legality:
             writes.extend(w for w in self.index.writers(root) if w not in erased)
         live = [w for w in dict.fromkeys(writes) if w not in erased and not w._erased]
         return self.lowering.hazards(live, absent=erased)
+
+
+def storage_addressed_scatter_change(created, erased, old_args) -> str:
+    """Why a change cannot be judged ("" when it can): it creates, erases or gives another base
+    (or other addresses) to an ``as_strided_scatter`` whose functional reading is not what the
+    program does (``layout_maps.scatter_addresses_a_copy``).  The values check reads the graph
+    functionally, so it would accept a private copy of such a scatter's base, which moves the
+    write to other elements (the source it scatters may change: that reads the same either way)."""
+    def describe(n):
+        return (f"`{n.name}` (aten.as_strided_scatter) addresses a copy of its base, which does not start its "
+                f"storage or is not dense, where the program's as_strided addresses the base's own storage: "
+                f"the functional graph does not say what the program writes, so no rewrite may move it")
+
+    for n in list(created) + list(erased):
+        if lm.scatter_addresses_a_copy(n):
+            return describe(n)
+    for n, (args, kwargs) in old_args.items():
+        if n._erased or not lm.is_as_strided_scatter(n):
+            continue
+        if not (lm.scatter_addresses_a_copy(n) or lm.scatter_addresses_a_copy(n, args[0] if args else None)):
+            continue
+        if (args[:1], args[2:], kwargs) != (n.args[:1], n.args[2:], n.kwargs):
+            return describe(n)
+    return ""
 
 
 def aliasing_change(roots_before: Sequence[fx.Node], roots_after: Sequence[fx.Node],

@@ -13,8 +13,10 @@ from typing import List, Optional, Tuple
 
 import torch
 import torch.fx as fx
+from torch.multiprocessing.reductions import StorageWeakRef
 
 from rewrite.analysis.copy_op import MATERIALIZED_COPY, is_materialized_copy
+from rewrite.analysis.fake import fake_value
 
 aten = torch.ops.aten
 
@@ -226,11 +228,63 @@ def is_getitem(node: fx.Node) -> bool:
     return node.op == "call_function" and node.target is operator.getitem
 
 
+@functools.lru_cache(maxsize=None)   # schema facts of an op never change
+def view_or_copy(op) -> bool:
+    """An op whose schema says its result aliases its argument, but which copies when the
+    argument's layout requires it: ``reshape`` (every ``view`` in Inductor's post-grad graphs is
+    one, its ``view_to_reshape``), ``contiguous``, ``flatten``, ``to``, ``resolve_conj``...  These
+    are the composite ops (a ``CompositeImplicitAutograd`` kernel: they decompose into a view or
+    a copy) that return an alias.  Whether one call is a view is a fact of its operand's layout,
+    which the call's fake value records (:func:`copies_its_source`).  Composites that are always
+    views (``narrow``, ``movedim``) are among them; their fake values say they alias."""
+    if not returns_view(op) or returns_view_list(op):
+        return False
+    try:
+        return bool(torch._C._dispatch_has_kernel_for_dispatch_key(op.name(), "CompositeImplicitAutograd"))
+    except Exception:  # noqa: BLE001 - an op the dispatcher does not know: assume it may copy
+        return True
+
+
+def hides_its_view(op) -> bool:
+    """``_unsafe_view``: a view whose schema does not say so (``reshape`` of a tensor it had to
+    copy returns ``_unsafe_view`` of the copy, so that autograd sees no alias).  It shares its
+    operand's memory like ``view``, and a write through it writes the operand."""
+    return is_op_overload(op) and _base_name(op) == "_unsafe_view"
+
+
+def _storage(val):
+    try:
+        return StorageWeakRef(val.untyped_storage()).cdata
+    except Exception:  # noqa: BLE001 - no storage (sparse, nested...)
+        return None
+
+
+def shares_storage(a, b) -> Optional[bool]:
+    """Whether two (fake) tensors live in one storage; None when either has none."""
+    if not isinstance(a, torch.Tensor) or not isinstance(b, torch.Tensor):
+        return None
+    sa, sb = _storage(a), _storage(b)
+    return None if sa is None or sb is None else sa == sb
+
+
+def copies_its_source(node: fx.Node, source) -> Optional[bool]:
+    """For a :func:`view_or_copy` call: True when it copied its operand ``source``, False when it
+    is a view of it, None when their fake values cannot tell."""
+    same = shares_storage(fake_value(node), fake_value(source))
+    return None if same is None else not same
+
+
 def alias_source(node: fx.Node, args: Optional[tuple] = None) -> Optional[fx.Node]:
     """The node whose memory ``node``'s value lives in, when it has no memory of its own: the
     base of a view, the written argument of an in-place op (``copy_`` returns its destination),
     ``x`` for ``getitem(split(x), i)``.  None for a node that owns its memory (or is no tensor).
-    ``args`` replaces ``node.args`` (to ask about the node as it was before a rewrite)."""
+    ``args`` replaces ``node.args`` (to ask about the node as it was before a rewrite).
+
+    A :func:`view_or_copy` call that copied its operand (its fake value has a storage of its
+    own) owns its memory; one whose fake values cannot tell counts as a view (and its map is
+    unknown: ``layout_maps.map_from_root``).  A transaction may not change which of the two a
+    call is (``Transaction.validate``), so the fake value answers for the graph before a
+    rewrite too."""
     if node.op != "call_function":
         return None
     args = node.args if args is None else args
@@ -239,6 +293,11 @@ def alias_source(node: fx.Node, args: Optional[tuple] = None) -> Optional[fx.Nod
         if returns_view_list(target):
             return None               # a list; its elements (getitem) are the views
         if returns_view(target):
+            source = args[0] if args else None
+            current = node.args[0] if node.args else None    # what its fake value was computed from
+            if isinstance(current, fx.Node) and view_or_copy(target) and copies_its_source(node, current):
+                return None
+        elif hides_its_view(target):
             source = args[0] if args else None
         elif returns_written(target):
             positions = written_argument_positions(target)
@@ -258,7 +317,7 @@ def is_view_node(node: fx.Node) -> bool:
     if node.op != "call_function":
         return False
     if is_op_overload(node.target):
-        return returns_view(node.target) and not returns_view_list(node.target)
+        return (returns_view(node.target) and not returns_view_list(node.target)) or hides_its_view(node.target)
     return is_getitem(node) and alias_source(node) is not None
 
 

@@ -98,7 +98,11 @@ class Transaction:
             if n not in self.old_meta and n not in self.created:
                 self.old_meta[n] = n.meta.get(key)
             propagate_meta(n)
-            stack.extend(u for u in n.users if op_families.alias_source(u) is n)
+            # a `reshape` that copied is refreshed too: the new layout may make it a view,
+            # which validation refuses (``_check_view_or_copy_kept``)
+            stack.extend(u for u in n.users if op_families.alias_source(u) is n
+                         or (op_families.is_op_overload(u.target) and op_families.view_or_copy(u.target)
+                             and u.args and u.args[0] is n))
 
     def replace_uses(self, old: fx.Node, new: Any, where: Optional[Callable[[fx.Node], bool]] = None) -> None:
         for user in list(old.users):
@@ -186,8 +190,32 @@ class Transaction:
                                           f"on the fake values of its inputs)")
         for old, new in self.replaced.items():
             check_replacement(old, new)
+        self._check_view_or_copy_kept()
         if self.strict or len(self.graph.nodes) <= FULL_LINT_LIMIT:
             self._lint()
+
+    def _check_view_or_copy_kept(self) -> None:
+        """A rewired ``reshape`` (or another op that is a view or a copy by its operand's layout,
+        ``op_families.view_or_copy``) must stay what it was: the analyses read the graph before
+        the rewrite through the call's fake value as it is now."""
+        for node, old_val in self.old_meta.items():
+            if node._erased or node in self.to_erase or not op_families.is_op_overload(node.target) \
+                    or not op_families.view_or_copy(node.target) or not node.args:
+                continue
+            old_args = self.old_args.get(node, (node.args, node.kwargs))[0]
+            old_source = old_args[0] if old_args else None
+            if not isinstance(old_source, fx.Node):
+                continue
+            old_source_val = self.old_meta[old_source] if old_source in self.old_meta else fake_value(old_source)
+            same_before = op_families.shares_storage(old_val, old_source_val)
+            before = None if same_before is None else not same_before
+            after = op_families.copies_its_source(node, node.args[0])
+            if before != after:
+                def what(c):
+                    return {True: "a copy", False: "a view", None: "of unknown aliasing"}[c]
+
+                raise ValidationError(f"{node.name} ({node.target}) would be {what(after)} of its operand, "
+                                      f"where it was {what(before)}: its result aliases by its operand's layout")
 
     def _lint(self) -> None:
         try:

@@ -346,3 +346,169 @@ def test_privatize_of_a_private_copy_is_refused(tmp_path):
     assert "already works on a private copy" in cands[1].reason
     assert sum(n.target is MATERIALIZED_COPY for n in gm.graph.nodes) == 1
     same_as_eager(f, gm, make)
+
+
+# --------------------------------------------------------------------------- aliasing by layout
+
+def transposed_input():
+    return (torch.arange(6.0).reshape(3, 2).t(),)
+
+
+def test_write_through_contiguous_of_a_strided_input(tmp_path):
+    """``contiguous`` of a transposed input is a copy: a copy-back written into it is a write
+    into the copy, so erasing the real copy-back is refused (no new node writes the input)."""
+    def f(x):
+        x.add_(1)
+        return x * 2
+
+    gm = post_grad(f, *transposed_input())
+    rs = load(tmp_path, """
+        rule copy_back_through_contiguous
+          match   c = aten.copy_.default(dst: input, src)
+          safe    True
+          rewrite t = aten.contiguous.default(dst);
+                  aten.copy_.default(t, src);
+                  erase(c)
+        """)
+    [cand] = [c for c in rs.apply(gm).candidates if c.rule == "copy_back_through_contiguous"]
+    assert cand.stopped_at == "rewrite" and "no node the rewrite adds takes that write over" in cand.reason
+    same_as_eager(f, gm, transposed_input)
+
+
+def test_reshape_that_copies_is_not_a_view(tmp_path):
+    """``x.permute(1, 0).reshape(6)`` copies (the permuted tensor cannot be viewed flat): its
+    elements are in another order than ``x.view(6)``'s, which the value check must see even
+    though a reshape replayed on a contiguous stand-in looks like a flat view."""
+    def f(x):
+        return x.view(6) * 2
+
+    make = lambda: (torch.arange(6.0).reshape(2, 3),)  # noqa: E731
+    gm = post_grad(f, *make())
+    rs = load(tmp_path, """
+        rule flat_through_permute
+          match   v = aten.view.default(x: input, _)
+          safe    True
+          rewrite p = aten.permute.default(x, [1, 0]);
+                  r = aten.reshape.default(p, [6]);
+                  replace_uses(v, r);
+                  erase(v)
+        """)
+    reason = refused(rs.apply(gm), "flat_through_permute")
+    assert reason.startswith("output 0 would change")
+    same_as_eager(f, gm, make)
+
+
+def test_rewired_reshape_may_not_turn_from_view_into_copy(tmp_path):
+    """In Inductor's post-grad graphs every view is a ``reshape`` (its ``view_to_reshape``).  A
+    rewrite that makes one read a tensor it cannot view (a transposed input instead of a
+    contiguous value) turns it into a copy; the analyses read the graph before the rewrite
+    through the call's fake value, so validation refuses the change."""
+    from torch._inductor.fx_passes.post_grad import view_to_reshape
+
+    def f(x):
+        y = x.contiguous()
+        return y.view(6) + 1
+
+    gm = post_grad(f, *transposed_input())
+    view_to_reshape(gm)
+    rs = load(tmp_path, """
+        rule skip_contiguous_copy
+          match   y = aten.clone.default(x: input, ...)
+          safe    True
+          rewrite replace_uses(y, x)
+        """)
+    [cand] = [c for c in rs.apply(gm).candidates if c.rule == "skip_contiguous_copy"]
+    assert cand.stopped_at == "rewrite", cand.line()
+    assert "would be a copy of its operand, where it was a view" in cand.reason
+    same_as_eager(f, gm, transposed_input)
+
+
+def test_write_through_unsafe_view_writes_its_operand(tmp_path):
+    """``_unsafe_view`` shares its operand's memory though its schema does not say so: an
+    in-place add into it changes the operand, which a later read sees."""
+    def f(x, d):
+        c = x * 2
+        return c + d, c.sum()
+
+    make = lambda: (torch.arange(6.0), torch.ones(6))  # noqa: E731
+    gm = post_grad(f, *make())
+    rs = load(tmp_path, """
+        rule add_into_unsafe_view
+          match   y = aten.add.Tensor(c: aten.mul.Tensor(x, 2), d)
+          safe    True
+          rewrite v = aten._unsafe_view.default(c, [6]);
+                  z = aten.add.Tensor(v, d);
+                  replace_uses(y, z);
+                  erase(y);
+                  reinplace(z)
+        """)
+    reason = refused(rs.apply(gm), "add_into_unsafe_view")
+    assert "output 1 would change" in reason and "after `add__tensor` (aten.add_) overwrote it" in reason
+    same_as_eager(f, gm, make)
+
+
+# --------------------------------------------------------------------------- dtype views
+
+def test_read_through_a_dtype_view_is_not_the_tensor(tmp_path):
+    """``x.view(torch.int32) == 0`` is not ``x == 0``: -0.0 has bits of its own.  A view to a
+    dtype of the same size has the identity element map, but it is another value."""
+    def f(x):
+        return x.view(torch.int32) == 0
+
+    make = lambda: (torch.tensor([-0.0, 1.0, 0.0]),)  # noqa: E731
+    gm = post_grad(f, *make())
+    rs = load(tmp_path, """
+        rule drop_dtype_view
+          match   e = aten.eq.Scalar(v: aten.view.dtype(x, _), k)
+          safe    True
+          rewrite e2 = aten.eq.Scalar(x, k);
+                  replace_uses(e, e2);
+                  erase(e)
+        """)
+    assert refused(rs.apply(gm), "drop_dtype_view").startswith("output 0 would change")
+    same_as_eager(f, gm, make)
+
+
+def test_write_of_a_dtype_view_operand(tmp_path):
+    """``x.add_(y.view(torch.float32))`` adds the float that ``y``'s bits are; ``add(x, y)`` adds
+    the integer: the input ``x`` would end differently."""
+    def f(x, y):
+        x.add_(y.view(torch.float32))
+        return y + 1
+
+    def make():
+        return torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.5, -2.0, 0.25]).view(torch.int32).clone()
+
+    gm = post_grad(f, *make())
+    rs = load(tmp_path, """
+        rule drop_dtype_view_of_operand
+          match   a = aten.add.Tensor(x: input, v: aten.view.dtype(y: input, _))
+          safe    True
+          rewrite a2 = aten.add.Tensor(x, y);
+                  replace_uses(a, a2);
+                  erase(a)
+        """)
+    cands = [c for c in rs.apply(gm).candidates if c.rule == "drop_dtype_view_of_operand"]
+    assert [c.stopped_at for c in cands] == ["legality", "match"], [c.line() for c in cands]   # `y + 1`: no view
+    assert "leaves input `arg0_1` with a different final value" in cands[0].reason
+    same_as_eager(f, gm, make)
+
+
+def test_private_copy_of_an_as_strided_scatter_at_a_storage_offset(tmp_path):
+    """``x.as_strided(..., 0)`` of an input at storage offset 2 addresses the base's storage;
+    the functional ``as_strided_scatter(x, ...)`` a copy of ``x`` starting its own.  A private
+    copy of the scatter's base looks like no change to the functional reading, but it keeps the
+    write at the copy's elements, where the program wrote others: refused, by name."""
+    def f(x):
+        x.as_strided((3,), (2,), 0).mul_(3)
+        return x + 1
+
+    make = lambda: (torch.arange(12.0)[2:8],)  # noqa: E731
+    gm = post_grad(f, *make())
+    rs = load(tmp_path, """
+        rule private
+          match   u = aten.as_strided_scatter(base, src, ...)
+          rewrite privatize(u)
+        """)
+    reason = refused(rs.apply(gm), "private")
+    assert "addresses a copy of its base" in reason and "no rewrite may move it" in reason
