@@ -309,7 +309,7 @@ class Builder:
             kind = self.pick("view", kinds)
             if kind == "none":
                 break
-            step = self.view_step(kind, t)
+            step = self.view_step(kind, t, expr)
             if step is None:
                 continue
             candidate = _join(expr, step)
@@ -323,8 +323,9 @@ class Builder:
                 break
         return expr, t, dtype_view
 
-    def view_step(self, kind: str, t: torch.Tensor) -> Optional[str]:
-        """The text to append to an expression for one view of ``t`` (None: not applicable)."""
+    def view_step(self, kind: str, t: torch.Tensor, expr: str = "") -> Optional[str]:
+        """The text to append to an expression ``expr`` for one view of ``t`` (None: not
+        applicable)."""
         rng = self.rng
         dims = [d for d in range(t.dim()) if t.shape[d] >= 2]
         if kind == "slice" and dims:
@@ -374,7 +375,23 @@ class Builder:
             if a * b > n:
                 return None
             return rng.choice((f".as_strided(({a}, {b}), (1, {a}))", f".as_strided(({a}, {b}), ({b}, 1))"))
+        # ... or straight on an input that is a view of a larger base (at a storage offset, or
+        # strided): its arguments are addresses in the base's storage, which AOTAutograd's
+        # functional graph reads one way and writes back another
+        if kind == "as_strided" and t._base is not None and self.roles.get(expr) == "input" and t.numel() >= 2:
+            return self._as_strided_of_input_view(t)
         return None
+
+    def _as_strided_of_input_view(self, t: torch.Tensor) -> Optional[str]:
+        rng = self.rng
+        room = t.untyped_storage().nbytes() // t.element_size()
+        n = rng.randint(2, max(2, min(t.numel(), 6)))
+        stride = rng.choice((1, 2))
+        start = t.storage_offset()
+        offset = rng.choice(tuple(dict.fromkeys((start, max(0, start - 1), 0, start + 1))))
+        if offset + (n - 1) * stride >= room:
+            return None
+        return f".as_strided(({n},), ({stride},), {offset})"
 
     # ------------------------------------------------------------------ values
 
