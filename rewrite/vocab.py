@@ -117,12 +117,28 @@ class Entry:
         """What the FX graph cache key covers of this entry: its version, else its code."""
         if self.version is not None:
             return f"{self.name}={self.version}"
-        try:
-            code = inspect.getsource(self.impl)
-        except (OSError, TypeError):
-            code = getattr(getattr(self.impl, "__code__", None), "co_code", repr(self.impl))
-            code = code.hex() if isinstance(code, bytes) else str(code)
-        return f"{self.name}:{hashlib.sha256(code.encode()).hexdigest()}"
+        return f"{self.name}:{hashlib.sha256(_code_identity(self.impl).encode()).hexdigest()}"
+
+
+def _code_identity(impl) -> str:
+    """The source of ``impl`` where it can be read, and its code object's bytecode, constants
+    and names: the source read from a file can be another version than the code that runs (the
+    file edited since, a function compiled from text under a borrowed file name), and some
+    functions have none."""
+    parts = []
+    try:
+        parts.append(inspect.getsource(impl))
+    except Exception:  # noqa: BLE001 - OSError, TypeError, tokenize errors of a borrowed file name
+        pass
+    code = getattr(impl, "__code__", None)
+    if code is not None:
+        parts.append(_code_digest(code))
+    return "\n".join(parts) if parts else repr(impl)
+
+
+def _code_digest(code) -> str:
+    consts = [_code_digest(c) if hasattr(c, "co_code") else repr(c) for c in code.co_consts]
+    return "|".join([code.co_code.hex(), repr(consts), repr(code.co_names), repr(code.co_varnames)])
 
 
 @dataclass(frozen=True)

@@ -159,3 +159,24 @@ def test_cache_key_covers_registered_python_predicates(tmp_path):
     assert "hit 1" in third and "miss 0" in third
     expected = "value [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0]"
     assert all(line.endswith(expected) for line in lines)
+
+
+def test_cache_key_of_code_without_a_readable_source(tmp_path):
+    """A predicate compiled from text under a borrowed file name (the docs' worked example is run
+    that way) reads the wrong lines as its source, or lines that do not even tokenize: its key
+    comes from its code object too, so two such predicates with other code never share a key,
+    and reading never raises."""
+    from rewrite import vocab
+
+    pages = {"same lines": "A page\n\ndef pred(ctx, x):\n    return True\n",
+             "open bracket": "A page\n\nwhose line 3 opens a bracket (\nand never closes it\n"}
+    for label, text in pages.items():
+        borrowed = tmp_path / "page.md"
+        borrowed.write_text(text)
+        keys = []
+        for body in ("x is not None", "x is None", "x is not None"):
+            namespace = {}
+            exec(compile(f"\n\ndef pred(ctx, x):\n    return {body}\n", str(borrowed), "exec"), namespace)
+            entry = vocab.register_predicate("pred", namespace["pred"], registry=vocab.BUILTINS.child())
+            keys.append(entry.fingerprint())
+        assert keys[0] != keys[1] and keys[0] == keys[2], label
