@@ -258,7 +258,7 @@ def reinplace_path(ctx, path: Path) -> None:
         ctx.edit.reinplace(step)
 
 
-@action()
+@action(stages=ATEN)
 def erase(ctx, node: Node) -> None:
     """Erase a node.  A ``copy_(dst, src)`` whose uses can read ``dst`` instead is erased after
     redirecting them (the legality check decides whether dropping the write is right); any other
@@ -266,7 +266,7 @@ def erase(ctx, node: Node) -> None:
     ctx.edit.erase(node)
 
 
-@action()
+@action(stages=ATEN)
 def erase_unused(ctx, node: Node) -> None:
     """Erase ``node`` once nothing reads it, and then each operand it was the last reader of,
     back through the graph: the values a rewrite left unread.  Graph inputs, the output and ops
@@ -274,14 +274,14 @@ def erase_unused(ctx, node: Node) -> None:
     ctx.edit.erase_unused(node)
 
 
-@action()
+@action(stages=ATEN)
 def erase_path(ctx, path: Path) -> None:
     """Erase every step of a path, last first (each must be unused by then)."""
     for step in reversed(path.steps):
         ctx.edit.erase(step)
 
 
-@action()
+@action(stages=ATEN)
 def replace_uses(ctx, old: Node, new: Node) -> None:
     """Make every user of ``old`` read ``new`` instead (same shape, dtype and device)."""
     ctx.edit.replace_uses(old, new)
@@ -316,7 +316,7 @@ def privatize(ctx, node: Node) -> None:
     ctx.edit.privatize(node)
 
 
-@action()
+@action(stages=ATEN)
 def move_before(ctx, node: Node, anchor: Node) -> None:
     """Move ``node`` to just before ``anchor`` (its inputs must be defined there)."""
     ctx.edit.move_before(node, anchor)

@@ -228,6 +228,32 @@ def is_getitem(node: fx.Node) -> bool:
     return node.op == "call_function" and node.target is operator.getitem
 
 
+@functools.lru_cache(maxsize=None)   # kernel facts of an op never change
+def decomposes(op) -> bool:
+    """A composite op (a ``CompositeImplicitAutograd`` kernel): AOTAutograd decomposes it, so
+    post-grad graphs hold what it decomposes into, except where Inductor's own passes write one
+    (every post-grad ``view`` becomes ``reshape``)."""
+    if not is_op_overload(op):
+        return False
+    try:
+        return bool(torch._C._dispatch_has_kernel_for_dispatch_key(op.name(), "CompositeImplicitAutograd"))
+    except Exception:  # noqa: BLE001 - an op the dispatcher does not know: assume it does
+        return True
+
+
+def hidden_alias(op) -> Optional[str]:
+    """Why a rewrite may not create a call of ``op``, whose schema says it returns a new tensor
+    while its decomposition may return its input itself (``atleast_1d`` of a 1-d tensor, a
+    ``feature_dropout`` that is off, ``type_as`` of the same type): eagerly a write into the
+    result writes the input; Inductor may compute it into a buffer of its own.  None for every
+    other op (an op that says it returns an alias is read through its fake value:
+    :func:`view_or_copy`)."""
+    if not decomposes(op) or returns_view(op) or returns_view_list(op) or returns_written(op):
+        return None
+    return (f"{op} is a composite op (post-grad graphs hold what it decomposes into), and whether its result is "
+            f"a new tensor or its input itself is not in its schema; emit the ops it decomposes into")
+
+
 @functools.lru_cache(maxsize=None)   # schema facts of an op never change
 def view_or_copy(op) -> bool:
     """An op whose schema says its result aliases its argument, but which copies when the
@@ -237,12 +263,7 @@ def view_or_copy(op) -> bool:
     a copy) that return an alias.  Whether one call is a view is a fact of its operand's layout,
     which the call's fake value records (:func:`copies_its_source`).  Composites that are always
     views (``narrow``, ``movedim``) are among them; their fake values say they alias."""
-    if not returns_view(op) or returns_view_list(op):
-        return False
-    try:
-        return bool(torch._C._dispatch_has_kernel_for_dispatch_key(op.name(), "CompositeImplicitAutograd"))
-    except Exception:  # noqa: BLE001 - an op the dispatcher does not know: assume it may copy
-        return True
+    return returns_view(op) and not returns_view_list(op) and decomposes(op)
 
 
 def hides_its_view(op) -> bool:
@@ -299,6 +320,13 @@ def alias_source(node: fx.Node, args: Optional[tuple] = None) -> Optional[fx.Nod
                 return None
         elif hides_its_view(target):
             source = args[0] if args else None
+        elif decomposes(target) and not returns_written(target):
+            # a composite whose result may be its input itself (``hidden_alias``; a rewrite may
+            # not create one, another pass may have): its fake value says
+            current = node.args[0] if node.args else None
+            source = args[0] if args else None
+            if not (isinstance(current, fx.Node) and copies_its_source(node, current) is False):
+                return None
         elif returns_written(target):
             positions = written_argument_positions(target)
             source = args[positions[0]] if positions and positions[0] < len(args) else None

@@ -37,9 +37,10 @@ class Editor:
         return self.ctx.txn
 
     def insert(self, target, args, kwargs=None, *, before=None, after=None, like=None) -> fx.Node:
-        """Insert a call of ``target``; refuse ops Inductor cannot compile."""
+        """Insert a call of ``target``; refuse ops Inductor cannot compile, and composites whose
+        result may be their input though their schema says otherwise."""
         if isinstance(target, torch._ops.OpOverload):
-            reason = cannot_compile(target)
+            reason = cannot_compile(target) or op_families.hidden_alias(target)
             if reason is not None:
                 raise ActionError(reason)
         return self.txn.insert("call_function", target, args, kwargs, before=before, after=after, like=like)

@@ -183,6 +183,10 @@ class Transaction:
             users = [u for u in node.users if u not in self.to_erase]
             if users:
                 raise ValidationError(f"cannot erase {node.name}: still used by {', '.join(u.name for u in users)}")
+        for node in live:
+            hidden = op_families.hidden_alias(node.target) if op_families.is_op_overload(node.target) else None
+            if hidden is not None:
+                raise ValidationError(f"{node.name}: {hidden}")
         if any(fake_of(n) is not None for n in self.graph.find_nodes(op="placeholder")):
             for node in live:
                 if isinstance(node.target, torch._ops.OpOverload) and fake_of(node) is None:

@@ -246,6 +246,22 @@ class _Checker:
             self.report(error(f"'{entry.name}' cannot be used at stage '{outside[0]}'", span,
                               hint=f"'{entry.name}' works at {', '.join(entry.stages)}"))
 
+    def _unchecked_stages(self) -> List[str]:
+        """The rule's stages whose graphs the legality check cannot read (Dynamo's torch-level
+        graphs: it reads ATen)."""
+        return [s for s in self._stages if S.STAGES[s].graph != "aten"]
+
+    def _checked_here(self, entry: V.Entry, span: A.Span) -> None:
+        """On a graph the legality check cannot read, only the built-in actions that declare
+        that stage run (the dependency actions, whose result the engine checks against their
+        contract): anything else would change the program unchecked."""
+        unchecked = self._unchecked_stages()
+        if unchecked and not (entry.builtin and entry.stages is not None):
+            self.report(error(f"'{entry.name}' cannot be used at stage '{unchecked[0]}': the legality check reads "
+                              f"ATen graphs, so nothing would check what it does to a Dynamo graph", span,
+                              hint="run the rule at a post-grad stage (the default), or use a dependency "
+                                   "action (thread_as_carried, return_from_branches)"))
+
     def _needs(self, entry: V.Entry, span: A.Span) -> None:
         for table in entry.needs:
             if table not in self.result.facts and (entry.name, table) not in self._needs_reported:
@@ -388,6 +404,7 @@ class _Checker:
                               call.span))
         else:
             self._usable_here(entry, call.span)
+            self._checked_here(entry, call.span)
             if call.name == "reinplace" and call.args and isinstance(call.args[0], A.Var):
                 bound = scope.get(call.args[0].name)
                 for op in (bound.ops or ()) if bound is not None else ():
@@ -398,6 +415,11 @@ class _Checker:
         """A result pattern: the op must exist as one overload whose schema the arguments fit."""
         kinds = [self.expr(a, scope, "rewrite") for a in step.args]
         kw_kinds = {k.key: self.expr(k.value, scope, "rewrite") for k in step.kwargs}
+        unchecked = self._unchecked_stages()
+        if unchecked:
+            self.report(error(f"a result pattern cannot run at stage '{unchecked[0]}': it builds ATen ops, which "
+                              f"Dynamo graphs do not hold, and the legality check cannot read those graphs",
+                              step.span, hint="run the rule at a post-grad stage (the default)"))
         op = self._build_overload(step, len(step.args), set(kw_kinds))
         if op is not None:
             self.result.builds[id(step)] = op
@@ -468,6 +490,11 @@ class _Checker:
         reason = emit_cache.cannot_compile(op)
         if reason is not None:
             self.report(error(f"{what} would create {op.dotted}, which Inductor cannot compile", span, hint=reason))
+            return
+        reason = emit_cache.hidden_alias(op)
+        if reason is not None:
+            self.report(error(f"{what} would create {op.dotted}, whose result may be its input itself", span,
+                              hint=reason))
 
     def _reinplace_compilable(self, op: OpRef, call: A.Call) -> None:
         emitted = emit_cache.reinplace_emits(op)

@@ -10,7 +10,7 @@ from typing import Dict, Optional
 
 from rewrite.lang.op_cache import cache_file, write_json_atomically
 
-FORMAT = 1
+FORMAT = 2
 _answers: Optional[Dict[str, dict]] = None
 
 
@@ -50,8 +50,11 @@ def _answer(op) -> dict:
         from rewrite.analysis.op_families import reinplace_emits  # lazy: imports torch, as above
 
         emitted = reinplace_emits(target)
+        from rewrite.analysis.op_families import hidden_alias  # lazy: imports torch, as above
+
         answers[dotted] = {
             "cannot_compile": cannot_compile(target),
+            "hidden_alias": hidden_alias(target),
             "reinplace": None if any(e is None for e in emitted) else [
                 [str(e).replace("::", "."), cannot_compile(e)] for e in emitted],
         }
@@ -62,6 +65,12 @@ def _answer(op) -> dict:
 def cannot_compile(op) -> Optional[str]:
     """Why Inductor cannot compile ``op``, or None."""
     return _answer(op)["cannot_compile"]
+
+
+def hidden_alias(op) -> Optional[str]:
+    """Why a rewrite may not create ``op`` (its result may be its input, though its schema says
+    otherwise), or None."""
+    return _answer(op)["hidden_alias"]
 
 
 def reinplace_emits(op):

@@ -53,6 +53,19 @@ def test_replacement_of_another_shape_is_refused(tmp_path, registry):
     apply_and_expect_refusal(load(tmp_path, registry, "shrink(y)"), gm, "cannot replace")
 
 
+def test_composite_whose_result_may_be_its_input_is_refused(tmp_path, registry):
+    """A Python action that inserts ``atleast_1d(x)`` (which returns a 1-d ``x`` itself, though
+    its schema says a new tensor) and writes into it is refused by validation, whatever the
+    checker could not see of the action's code."""
+    def write_through(ctx, n):
+        t = ctx.txn.insert("call_function", torch.ops.aten.atleast_1d.default, (n.args[0],), before=n)
+        ctx.txn.insert("call_function", torch.ops.aten.add_.Tensor, (t, n.args[1]), before=n)
+
+    vocab.register_action("write_through", write_through, registry=registry)
+    gm = post_grad(add_mul, *add_mul_inputs())
+    apply_and_expect_refusal(load(tmp_path, registry, "write_through(y)"), gm, "whether its result is a new tensor")
+
+
 def test_replacement_by_a_constant_is_refused(tmp_path, registry):
     def constant(ctx, n):
         ctx.txn.replace_uses(n, 3.0)
