@@ -289,8 +289,9 @@ def shares_storage(a, b) -> Optional[bool]:
 
 
 def copies_its_source(node: fx.Node, source) -> Optional[bool]:
-    """For a :func:`view_or_copy` call: True when it copied its operand ``source``, False when it
-    is a view of it, None when their fake values cannot tell."""
+    """For a call that may or may not return its operand's memory (:func:`view_or_copy`, a
+    composite with a :func:`hidden_alias`): True when it copied its operand ``source``, False
+    when it lives in its memory, None when their fake values cannot tell."""
     same = shares_storage(fake_value(node), fake_value(source))
     return None if same is None else not same
 

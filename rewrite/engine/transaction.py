@@ -33,6 +33,9 @@ class ValidationError(RuntimeError):
     pass
 
 
+_COPY_OR_VIEW = {True: "a copy", False: "a view", None: "of unknown aliasing"}
+
+
 class Transaction:
     def __init__(self, root: fx.GraphModule, graph: fx.Graph, strict: bool = False,
                  on_new_node: Optional[Callable[[fx.Node], None]] = None):
@@ -183,7 +186,9 @@ class Transaction:
             users = [u for u in node.users if u not in self.to_erase]
             if users:
                 raise ValidationError(f"cannot erase {node.name}: still used by {', '.join(u.name for u in users)}")
-        for node in live:
+        # no composite whose result may be its input is created, nor rewired (its fake value,
+        # which says whether it is its input, would be stale)
+        for node in live + [n for n in self.old_args if not n._erased and n not in self.to_erase]:
             hidden = op_families.hidden_alias(node.target) if op_families.is_op_overload(node.target) else None
             if hidden is not None:
                 raise ValidationError(f"{node.name}: {hidden}")
@@ -215,11 +220,9 @@ class Transaction:
             before = None if same_before is None else not same_before
             after = op_families.copies_its_source(node, node.args[0])
             if before != after:
-                def what(c):
-                    return {True: "a copy", False: "a view", None: "of unknown aliasing"}[c]
-
-                raise ValidationError(f"{node.name} ({node.target}) would be {what(after)} of its operand, "
-                                      f"where it was {what(before)}: its result aliases by its operand's layout")
+                raise ValidationError(f"{node.name} ({node.target}) would be {_COPY_OR_VIEW[after]} of its operand, "
+                                      f"where it was {_COPY_OR_VIEW[before]}: its result aliases by its operand's "
+                                      f"layout")
 
     def _lint(self) -> None:
         try:
