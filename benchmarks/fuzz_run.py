@@ -36,6 +36,9 @@ def main() -> int:
     ap.add_argument("--start", type=int, default=0,
                     help="first program index (program i depends only on the seed and i, so a long run can be "
                          "split: --start 1500 --n 5000 runs programs 1500..4999)")
+    ap.add_argument("--also", default="",
+                    help="with --start: earlier program indices to run as well, comma-separated (programs of an "
+                         "earlier split to re-run on the code of this one)")
     ap.add_argument("--base", choices=("eager", "inductor", "both"), default="both")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--max-minimize", type=int, default=24)
@@ -55,8 +58,9 @@ def main() -> int:
     command = f"rewrite fuzz --seed {args.seed} --n {args.n} --base {args.base}"
     only = None
     if args.start:
-        only = list(range(args.start, args.n))
-        command += f" (programs {args.start}..{args.n - 1})"
+        also = sorted({int(i) for i in args.also.split(",") if i.strip()} - set(range(args.start, args.n)))
+        only = also + list(range(args.start, args.n))
+        command += f" (programs {args.start}..{args.n - 1}" + (f" and {len(also)} earlier ones" if also else "") + ")"
     config = FuzzConfig(n=args.n, seed=args.seed, bases=bases, jobs=args.jobs, max_minimize=args.max_minimize,
                         out=str(out), command=command, only=only)
     total = len(only) if only else args.n

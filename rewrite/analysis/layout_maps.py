@@ -179,6 +179,103 @@ def scatter_addresses_a_copy(scatter: fx.Node, base: Optional[fx.Node] = None) -
     return not (dense and statically_known_true(val.storage_offset() == 0))
 
 
+def is_as_strided_read(node) -> bool:
+    """``as_strided`` (or its ``_copy``): a view whose arguments are storage addresses."""
+    return (isinstance(node, fx.Node) and node.op == "call_function" and op_families.is_op_overload(node.target)
+            and op_families._base_name(node.target) in ("as_strided", "as_strided_copy"))
+
+
+def functional_update_base(node: fx.Node) -> Optional[fx.Node]:
+    """The tensor a functional op may stand for, having been an in-place write to it before
+    functionalization: the base of a view scatter, the first argument of an op that has an
+    in-place variant (``mul`` for ``x.mul_(y)``, ``aten.copy`` for ``x.copy_(y)``).  Over-approximate
+    on purpose: it decides where the functional reading may not be the program's."""
+    if node.op != "call_function" or not op_families.is_op_overload(node.target) or not node.args:
+        return None
+    base = node.args[0]
+    if not isinstance(base, fx.Node):
+        return None
+    target = node.target
+    if op_families.is_view_scatter_target(target) or op_families.inplace_variant(target) is not None:
+        return base
+    return None
+
+
+def _is_written(node: fx.Node) -> bool:
+    """Does some op of the graph write ``node``'s memory (itself or through a view of it)?"""
+    todo, seen = [node], set()
+    while todo:
+        cur = todo.pop()
+        if cur in seen:
+            continue
+        seen.add(cur)
+        for user in cur.users:
+            if cur in op_families.written_nodes(user):
+                return True
+            if op_families.alias_source(user) is cur:
+                todo.append(user)
+    return False
+
+
+def _same_storage_layout(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Do ``as_strided`` addresses name the same elements in ``a``'s storage and in ``b``'s?
+    Yes when both start their storage, have the same strides and hold nothing more (statically
+    known; no guard is installed, so "cannot tell" is no)."""
+    try:
+        def fills_storage(t):
+            return (is_non_overlapping_and_dense_or_false(t) and statically_known_true(t.storage_offset() == 0)
+                    and statically_known_true(t.untyped_storage().nbytes() == t.numel() * t.element_size()))
+
+        return (fills_storage(a) and fills_storage(b) and len(a.stride()) == len(b.stride())
+                and all(statically_known_true(x == y) for x, y in zip(a.stride(), b.stride())))
+    except Exception:  # noqa: BLE001 - no storage, unbacked sizes...
+        return False
+
+
+def addresses_storage(node) -> bool:
+    """``as_strided`` and ``as_strided_scatter``: ops whose arguments are storage addresses."""
+    return is_as_strided_scatter(node) or is_as_strided_read(node)
+
+
+def functional_reading_differs(node: fx.Node) -> str:
+    """Why the functional graph does not address, at ``node``, the elements the program does
+    ("" when it does).  ``as_strided`` addresses storage, and a functional graph replays the
+    program's ``x.as_strided(...)`` on the value that stands for ``x`` at that point: a fresh
+    tensor (a view scatter, ``copy``, ``mul`` ... of what ``x`` was) that starts a storage of its
+    own, where eagerly ``x`` is still the memory it always was (an input at storage offset 2, say:
+    fuzz program 2609).  The two address the same elements only when that memory starts its
+    storage, fills it and has the fresh value's strides.  An input the graph never writes is no
+    such memory: the fresh values computed from it were never the program's writes to it (a
+    backward graph's scatters of its tangents).  (An ``as_strided_scatter`` also writes
+    through a clone of its base: ``scatter_addresses_a_copy``.)  Only an in-place write of the
+    whole chain (Inductor's reinplacing) gives such a program its meaning."""
+    if not addresses_storage(node) or not node.args or not isinstance(node.args[0], fx.Node):
+        return ""
+    scatter = is_as_strided_scatter(node)
+    fresh, cur = None, node.args[0]
+    for _ in range(10000):                      # (a graph is finite; the bound keeps a cycle out)
+        source = op_families.alias_source(cur)
+        if source is None:
+            source = functional_update_base(cur)
+            if source is None:
+                break
+            fresh = cur if fresh is None else fresh
+        cur = source
+    if cur.op == "placeholder" and not _is_written(cur):
+        return ""
+    if scatter and scatter_addresses_a_copy(node):
+        return (f"`{node.name}` (as_strided_scatter) writes through a copy of its base, which does not start "
+                f"its storage or is not dense, where the program's as_strided addresses the base's own storage")
+    if fresh is None:
+        return ""                               # views of the memory itself: as in the program
+    a, b = fake_value(fresh), fake_value(cur)
+    if a is not None and b is not None and _same_storage_layout(a, b):
+        return ""
+    return (f"`{node.name}` ({op_families._base_name(node.target)}) addresses the storage of `{fresh.name}`, a "
+            f"fresh tensor standing for `{cur.name}`, whose storage the program's as_strided addresses "
+            f"and which is laid out otherwise")
+
+
 def map_from_root(root: fx.Node, steps: Sequence[fx.Node]) -> Optional[Map]:
     """The map of the view reached by ``steps`` in the logical coordinates of ``root``."""
     root_val = fake_value(root)

@@ -40,6 +40,9 @@ class Legality:
         self.lowering = LoweringModel(graph, materialized)
         self.deferred: Set[fx.Node] = set(deferred_writes)
         self.enabled = True
+        #: the nodes whose arguments are storage addresses (few or none): what
+        #: ``functional_reading_not_the_programs`` asks about, after every change
+        self.storage_addressed: List[fx.Node] = [n for n in graph.nodes if lm.addresses_storage(n)]
 
     @classmethod
     def for_graph(cls, graph: fx.Graph, materialized: Optional[Dict] = None) -> "Legality":
@@ -49,6 +52,8 @@ class Legality:
 
     def note_new_node(self, node: fx.Node) -> None:
         self.index.add(node)
+        if lm.addresses_storage(node):
+            self.storage_addressed.append(node)
         self.lowering.note_new_node(node)
 
     def note_committed(self, rewired: Iterable[fx.Node]) -> None:
@@ -75,6 +80,10 @@ class Legality:
         ambiguous = storage_addressed_scatter_change(created, erased, old_args)
         if ambiguous:
             return no(ambiguous)
+        unreadable = functional_reading_not_the_programs(
+            self.graph, [n for n in self.storage_addressed + created if n not in erased])
+        if unreadable:
+            return no(f"after the change, {unreadable}: the functional graph would not say what the program does")
         self.index.pending(old_args)
         self.lowering.forget(AliasIndex._with_views(n for n in old_args if not n._erased))
         before = GraphView("before", absent=set(created), old_args=dict(old_args), deferred=self.deferred)
@@ -122,6 +131,23 @@ class Legality:
             writes.extend(w for w in self.index.writers(root) if w not in erased)
         live = [w for w in dict.fromkeys(writes) if w not in erased and not w._erased]
         return self.lowering.hazards(live, absent=erased)
+
+
+def functional_reading_not_the_programs(graph: fx.Graph, candidates: Optional[Iterable[fx.Node]] = None) -> str:
+    """Why this graph's functional reading is not what its program computes ("" when it is):
+    a node that addresses storage the program does not (``layout_maps.functional_reading_differs``).
+    The values check reads graphs functionally, so it cannot judge any rewrite of such a graph;
+    what makes it right is Inductor's reinplacing of the whole chain, which a rewrite anywhere in
+    the graph may change (a new late reader of the input stops it).  Such a graph is left to
+    Inductor as it is.  ``candidates``: the nodes to ask about, when the caller keeps them (all
+    of the graph's by default)."""
+    for node in (graph.nodes if candidates is None else candidates):
+        if node._erased:
+            continue
+        why = lm.functional_reading_differs(node)
+        if why:
+            return why
+    return ""
 
 
 def storage_addressed_scatter_change(created, erased, old_args) -> str:

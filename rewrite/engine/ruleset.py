@@ -30,7 +30,7 @@ from rewrite import stages as S
 from rewrite.analysis import copies as copy_count
 from rewrite.analysis import inductor_reinplace, op_families
 from rewrite.analysis.graph_facts import GraphFacts, hop_subgraphs, subgraph_written_placeholders
-from rewrite.analysis.legality import Legality
+from rewrite.analysis.legality import Legality, functional_reading_not_the_programs
 from rewrite.analysis.op_names import op_display_name
 from rewrite.analysis.verdict import Verdict
 from rewrite.engine import compiler
@@ -75,6 +75,9 @@ class _GraphState:
     spent: Dict[str, float] = field(default_factory=dict)
     disabled: Dict[str, str] = field(default_factory=dict)
     seconds: Dict[str, float] = field(default_factory=dict)   # time in the engine's own steps
+    #: Why the legality check cannot read this graph (``functional_reading_not_the_programs``):
+    #: then no rule rewrites it (dependencies still run) and Inductor gets it as it is.
+    left_to_inductor: str = ""
 
 
 class RuleSet:
@@ -182,7 +185,8 @@ class RuleSet:
         legality = Legality(graph, self.fact_tables.get("materialized"), facts.original_writes) \
             if aten and self.legality else None
         ctx = Context(root, graph, facts, self.fact_tables, stage, legality_enabled=legality is not None)
-        return _GraphState(root, graph, stage, label, facts, legality, ctx, len(graph.nodes))
+        left = functional_reading_not_the_programs(graph) if legality is not None else ""
+        return _GraphState(root, graph, stage, label, facts, legality, ctx, len(graph.nodes), left_to_inductor=left)
 
     def _apply_graph(self, root: fx.GraphModule, graph: fx.Graph, stage: str, label: str, report: Report,
                      simulation=None):
@@ -191,6 +195,9 @@ class RuleSet:
         ``simulation``: one already made of the graph as it is now, to reuse."""
         st = self._state(root, graph, stage, label)
         st.facts.seed_simulation(simulation)
+        if st.left_to_inductor:
+            _warn(report, f"{label}: no rule rewrites this graph, left to Inductor as it is: {st.left_to_inductor}; "
+                          f"its functional reading is not the program's, so no rewrite of it can be checked")
         records: Dict[Tuple[str, str], Candidate] = {}
         tiers = sorted({c.priority for c in self.rules + self.dependencies if stage in c.stages}, reverse=True)
         seen = {graph_fingerprint(graph)}
@@ -220,7 +227,7 @@ class RuleSet:
         report.candidates.extend(records.values())
         for key, value in st.seconds.items():
             report.seconds[key] = report.seconds.get(key, 0.0) + value
-        if stage in S.POST_GRAD and st.legality is not None:
+        if stage in S.POST_GRAD and st.legality is not None and not st.left_to_inductor:
             with _timed(report.seconds, "ownership"):
                 return self._own_inductor_reinplacing(st, report)
         return None
@@ -285,6 +292,9 @@ class RuleSet:
                 if rule.path_name:
                     ctx.bindings[rule.path_name] = path
                 ctx.bindings[rule.path_target] = path.last
+            if st.left_to_inductor and rule.kind != "dependency":
+                reached.append("legality")
+                return self._stop(cand, reached, "legality", f"graph left to Inductor: {st.left_to_inductor}"), False
             if rule.kind == "dependency":
                 reached.append("where")
                 mutated, detail = self._mutated_indices(rule, ctx)

@@ -44,7 +44,10 @@ def post_grad(fn, *inputs, kind: str = "inference", dynamic: bool = False) -> fx
             with torch.inference_mode():
                 compiled(*inputs)
         else:
-            compiled(*inputs)
+            out = compiled(*inputs)
+            if kind == "backward":              # (AOTAutograd compiles it on the first backward)
+                outs = out if isinstance(out, (tuple, list)) else (out,)
+                sum(o.sum() for o in outs if isinstance(o, torch.Tensor) and o.requires_grad).backward()
     graphs = [gm for k, gm in capture.graphs if k == kind]
     return graphs[-1]
 

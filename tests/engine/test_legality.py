@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 from rewrite.analysis.copy_op import MATERIALIZED_COPY
+from rewrite.analysis import layout_maps as lm, op_families
+from rewrite.analysis.legality import Legality, functional_reading_not_the_programs
 from rewrite.engine.ruleset import DependencyError, RuleSet
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -511,4 +513,92 @@ def test_private_copy_of_an_as_strided_scatter_at_a_storage_offset(tmp_path):
           rewrite privatize(u)
         """)
     reason = refused(rs.apply(gm), "private")
-    assert "addresses a copy of its base" in reason and "no rewrite may move it" in reason
+    assert "graph left to Inductor" in reason and "writes through a copy of its base" in reason
+
+
+def offset_input_and_values():
+    return torch.arange(12.0)[2:], torch.tensor([2.0, 3.0, 4.0])
+
+
+def test_as_strided_of_a_fresh_value_standing_for_an_input_at_a_storage_offset(tmp_path):
+    """Fuzz program 2609: after ``x[:4].copy_(...)`` the functional graph replays
+    ``x.as_strided(..., 3)`` on the ``slice_scatter`` standing for ``x``, which starts a storage
+    of its own where ``x`` (storage offset 2) does not.  No rule rewrites that graph (a private
+    copy passed the values check and kept the functional, wrong, elements), the program stays
+    right; the same graph on an input that starts its storage is rewritten."""
+    def f(x, y):
+        x[:4].copy_(x[2:6].clone())
+        x.as_strided((3,), (2,), 3).mul_(y)
+
+    rules = """
+        rule private
+          match   u = aten.slice_scatter(base, src, ...)
+          rewrite privatize(u)
+        """
+    gm = post_grad(f, *offset_input_and_values())
+    assert "a fresh tensor standing for `arg0_1`" in functional_reading_not_the_programs(gm.graph)
+    report = load(tmp_path, rules).apply(gm)
+    assert "graph left to Inductor" in refused(report, "private")
+    assert any("left to Inductor as it is" in w for w in report.warnings)
+    same_as_eager(f, gm, offset_input_and_values)
+
+    dense = lambda: (torch.arange(10.0), torch.tensor([2.0, 3.0, 4.0]))  # noqa: E731
+    gm = post_grad(f, *dense())
+    assert functional_reading_not_the_programs(gm.graph) == ""
+    assert "private" in load(tmp_path, rules).apply(gm).fired_rules()
+    same_as_eager(f, gm, dense)
+
+
+def test_as_strided_of_an_input_the_graph_never_writes_is_read_functionally():
+    """A backward graph scatters into fresh tensors computed from its tangents, and a graph that
+    only reads an input through ``as_strided`` reads its storage as the program does: neither is
+    left to Inductor (only memory the program writes is addressed otherwise)."""
+    def read_only(x):
+        return (x * 2).as_strided((3,), (2,), 1) + x.as_strided((3,), (2,), 3)
+
+    gm = post_grad(read_only, torch.arange(12.0)[2:])
+    assert functional_reading_not_the_programs(gm.graph) == ""
+
+    # the backward of a strided fill (fuzz --n 1500 program 743,
+    # inductor/training_as_strided_fill_private_copy_trusted)
+    def train(x0, x1, x2, w3):
+        t2 = w3 @ w3.t()
+        v3 = t2.transpose(0, 1)[:, 1:2]
+        t2[:, 2][1:3] = x0[1:3].sigmoid()
+        t2.as_strided((5, 3), (1, 5)).masked_fill_(x0[1:4] > 0, 0.5)
+        v3.diagonal()[0] = x1[0]
+        return t2, v3
+
+    base0 = torch.randint(-4, 5, (5,)).float()
+    gm = post_grad(train, base0, base0, torch.randint(-4, 5, (5, 3)).float().t(),
+                   torch.randint(-3, 4, (5, 5)).float().requires_grad_(), kind="backward")
+    def through_a_fresh_value(node):
+        node = node.args[0]
+        while op_families.alias_source(node) is not None:
+            node = op_families.alias_source(node)
+        return lm.functional_update_base(node) is not None
+
+    assert any(n.target == torch.ops.aten.as_strided.default and through_a_fresh_value(n) for n in gm.graph.nodes)
+    assert functional_reading_not_the_programs(gm.graph) == ""
+
+
+def test_rewiring_an_as_strided_onto_a_value_standing_for_an_input_is_refused():
+    """A change after which an ``as_strided`` addresses the fresh storage of a value standing for
+    an input at a storage offset is refused by the check itself, whatever the values say."""
+    def f(x):
+        y = x.as_strided((3,), (2,), 3) * 1
+        x[:4].copy_(x[:4].clone())
+        return y
+
+    gm = post_grad(f, torch.arange(12.0)[2:])
+    assert functional_reading_not_the_programs(gm.graph) == ""
+    legality = Legality.for_graph(gm.graph)
+    [view] = [n for n in gm.graph.nodes if n.target == torch.ops.aten.as_strided.default]
+    [scatter] = [n for n in gm.graph.nodes if n.target == torch.ops.aten.slice_scatter.default]
+    [mul] = list(view.users)
+    old = (view.args, dict(view.kwargs))
+    scatter.append(view)
+    view.append(mul)
+    view.args = (scatter,) + tuple(view.args[1:])
+    verdict = legality.check([], [], {view: old})
+    assert not verdict and "functional graph would not say what the program does" in verdict.why
