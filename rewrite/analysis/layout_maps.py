@@ -217,16 +217,30 @@ def _is_written(node: fx.Node) -> bool:
     return False
 
 
+def _is_callers_input(placeholder: fx.Node) -> bool:
+    """An input of the graph AOTAutograd compiled (it gives each one a descriptor, ``meta["desc"]``:
+    an argument, a parameter, a tangent...), not an operand of a higher-order op's function, which
+    Inductor hands the post-grad passes as graphs of their own (a ``while_loop``'s state)."""
+    return placeholder.meta.get("desc") is not None
+
+
+def fills_its_storage(t: torch.Tensor) -> bool:
+    """Dense, at storage offset 0 and as large as its storage (statically known; no guard): a
+    fresh tensor of its strides, so ``as_strided`` addresses the same elements in it and in a
+    copy made with them."""
+    try:
+        return (is_non_overlapping_and_dense_or_false(t) and statically_known_true(t.storage_offset() == 0)
+                and statically_known_true(t.untyped_storage().nbytes() == t.numel() * t.element_size()))
+    except Exception:  # noqa: BLE001 - no storage, unbacked sizes...
+        return False
+
+
 def _same_storage_layout(a: torch.Tensor, b: torch.Tensor) -> bool:
     """Do ``as_strided`` addresses name the same elements in ``a``'s storage and in ``b``'s?
     Yes when both start their storage, have the same strides and hold nothing more (statically
     known; no guard is installed, so "cannot tell" is no)."""
     try:
-        def fills_storage(t):
-            return (is_non_overlapping_and_dense_or_false(t) and statically_known_true(t.storage_offset() == 0)
-                    and statically_known_true(t.untyped_storage().nbytes() == t.numel() * t.element_size()))
-
-        return (fills_storage(a) and fills_storage(b) and len(a.stride()) == len(b.stride())
+        return (fills_its_storage(a) and fills_its_storage(b) and len(a.stride()) == len(b.stride())
                 and all(statically_known_true(x == y) for x, y in zip(a.stride(), b.stride())))
     except Exception:  # noqa: BLE001 - no storage, unbacked sizes...
         return False
@@ -237,7 +251,7 @@ def addresses_storage(node) -> bool:
     return is_as_strided_scatter(node) or is_as_strided_read(node)
 
 
-def functional_reading_differs(node: fx.Node) -> str:
+def functional_reading_differs(node: fx.Node, inputs_are_operands: bool = False) -> str:
     """Why the functional graph does not address, at ``node``, the elements the program does
     ("" when it does).  ``as_strided`` addresses storage, and a functional graph replays the
     program's ``x.as_strided(...)`` on the value that stands for ``x`` at that point: a fresh
@@ -246,7 +260,10 @@ def functional_reading_differs(node: fx.Node) -> str:
     fuzz program 2609).  The two address the same elements only when that memory starts its
     storage, fills it and has the fresh value's strides.  An input the graph never writes is no
     such memory: the fresh values computed from it were never the program's writes to it (a
-    backward graph's scatters of its tangents).  (An ``as_strided_scatter`` also writes
+    backward graph's scatters of its tangents); but the inputs of a higher-order op's function
+    (``inputs_are_operands``, or no AOTAutograd descriptor: ``_is_callers_input``) are its
+    operands, which the program may write through them (a ``while_loop``'s state, fuzz program
+    3577).  (An ``as_strided_scatter`` also writes
     through a clone of its base: ``scatter_addresses_a_copy``.)  Only an in-place write of the
     whole chain (Inductor's reinplacing) gives such a program its meaning."""
     if not addresses_storage(node) or not node.args or not isinstance(node.args[0], fx.Node):
@@ -261,7 +278,7 @@ def functional_reading_differs(node: fx.Node) -> str:
                 break
             fresh = cur if fresh is None else fresh
         cur = source
-    if cur.op == "placeholder" and not _is_written(cur):
+    if cur.op == "placeholder" and not inputs_are_operands and _is_callers_input(cur) and not _is_written(cur):
         return ""
     if scatter and scatter_addresses_a_copy(node):
         return (f"`{node.name}` (as_strided_scatter) writes through a copy of its base, which does not start "

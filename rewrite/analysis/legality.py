@@ -43,6 +43,9 @@ class Legality:
         #: the nodes whose arguments are storage addresses (few or none): what
         #: ``functional_reading_not_the_programs`` asks about, after every change
         self.storage_addressed: List[fx.Node] = [n for n in graph.nodes if lm.addresses_storage(n)]
+        #: the graph is a higher-order op's function: its inputs are operands (loop state...), not
+        #: the caller's tensors (``functional_reading_not_the_programs``)
+        self.subgraph = False
 
     @classmethod
     def for_graph(cls, graph: fx.Graph, materialized: Optional[Dict] = None) -> "Legality":
@@ -81,7 +84,7 @@ class Legality:
         if ambiguous:
             return no(ambiguous)
         unreadable = functional_reading_not_the_programs(
-            self.graph, [n for n in self.storage_addressed + created if n not in erased])
+            self.graph, [n for n in self.storage_addressed + created if n not in erased], subgraph=self.subgraph)
         if unreadable:
             return no(f"after the change, {unreadable}: the functional graph would not say what the program does")
         self.index.pending(old_args)
@@ -133,18 +136,21 @@ class Legality:
         return self.lowering.hazards(live, absent=erased)
 
 
-def functional_reading_not_the_programs(graph: fx.Graph, candidates: Optional[Iterable[fx.Node]] = None) -> str:
+def functional_reading_not_the_programs(graph: fx.Graph, candidates: Optional[Iterable[fx.Node]] = None,
+                                       subgraph: bool = False) -> str:
     """Why this graph's functional reading is not what its program computes ("" when it is):
     a node that addresses storage the program does not (``layout_maps.functional_reading_differs``).
     The values check reads graphs functionally, so it cannot judge any rewrite of such a graph;
     what makes it right is Inductor's reinplacing of the whole chain, which a rewrite anywhere in
     the graph may change (a new late reader of the input stops it).  Such a graph is left to
     Inductor as it is.  ``candidates``: the nodes to ask about, when the caller keeps them (all
-    of the graph's by default)."""
+    of the graph's by default); ``subgraph``: the graph is a higher-order op's function, whose
+    inputs may be the program's memory though the function does not write them (fuzz p3577: a
+    ``while_loop`` state that the loop as a whole writes)."""
     for node in (graph.nodes if candidates is None else candidates):
         if node._erased:
             continue
-        why = lm.functional_reading_differs(node)
+        why = lm.functional_reading_differs(node, inputs_are_operands=subgraph)
         if why:
             return why
     return ""

@@ -19,7 +19,7 @@ import torch
 import torch.fx as fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
-from rewrite.analysis import mutation, regions
+from rewrite.analysis import layout_maps, mutation, regions
 from rewrite.analysis.copy_op import MATERIALIZED_COPY
 from rewrite.analysis.fake import fake_value
 from rewrite.analysis.regions import default_storage_key
@@ -184,6 +184,38 @@ def _at_offset_zero(node) -> bool:
 
 
 _LAYOUT_VIEWS = {"as_strided", "as_strided_"}
+_STORAGE_ADDRESSED = _LAYOUT_VIEWS | {"as_strided_scatter", "as_strided_copy"}
+
+
+def _addresses_storage(gm: fx.GraphModule, depth: int = 0) -> bool:
+    """Does a function (or a function of a higher-order op in it) call an op whose arguments are
+    storage addresses?"""
+    for node in gm.graph.nodes:
+        if node.op in ("call_function", "call_method"):
+            name = node.target if isinstance(node.target, str) else getattr(node.target, "__name__", "")
+            if name.split(".")[0] in _STORAGE_ADDRESSED:
+                return True
+        elif node.op == "get_attr" and depth < 16:
+            sub = getattr(gm, node.target, None)
+            if isinstance(sub, fx.GraphModule) and _addresses_storage(sub, depth + 1):
+                return True
+    return False
+
+
+def _check_copies_address_alike(functions: Sequence[fx.GraphModule], written: Sequence, what: str) -> None:
+    """The rewritten op's functions work on private copies of the written tensors (contiguous, at
+    storage offset 0): an ``as_strided`` in them addresses the copy's storage, where the program's
+    addressed the tensor's own.  Only a tensor that fills its storage from offset 0 contiguously
+    reads the same either way (fuzz program 3577: a loop condition's ``x.as_strided(...)`` on a
+    strided input; the loop then wrote other elements)."""
+    if not any(_addresses_storage(f) for f in functions):
+        return
+    for node in written:
+        val = fake_value(node) if isinstance(node, fx.Node) else None
+        if val is None or not (_exactly_contiguous(val) and layout_maps.fills_its_storage(val)):
+            raise ActionError(f"{what} `{getattr(node, 'name', node)}` is written by functions that address storage "
+                              f"(as_strided) and does not fill its storage contiguously from offset 0: its private "
+                              f"copy would hold other elements at those addresses")
 
 
 def _replay(graph: fx.Graph, steps: Sequence[fx.Node], source, same_layout: bool = True) -> object:
@@ -243,6 +275,7 @@ def thread_as_carried(ctx, loop: fx.Node) -> None:
                     "loop input")
     moved = [captured[j] for j in mutated]
     kept = [captured[j] for j in kept_idx]
+    _check_copies_address_alike([cond_gm, body_gm], moved, "captured input")
     # First evaluation of the condition, on the caller's tensors, before the loop.
     emit, carry = _outer(ctx, loop)
     pred0 = _inline(graph, cond_gm, carried + captured, emit, carry)[0]
@@ -308,6 +341,7 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
     _check_dense_layout(operands, mutated, "operand")
     plain = {j: _at_offset_zero(operands[j]) for j in mutated}
     branches = [_subgraph(root, true_attr), _subgraph(root, false_attr)]
+    _check_copies_address_alike(branches, [operands[j] for j in mutated], "operand")
 
     def build(branch: fx.GraphModule) -> fx.GraphModule:
         g, module = fx.Graph(), _Module()

@@ -78,6 +78,7 @@ class _GraphState:
     #: Why the legality check cannot read this graph (``functional_reading_not_the_programs``):
     #: then no rule rewrites it (dependencies still run) and Inductor gets it as it is.
     left_to_inductor: str = ""
+    subgraph: bool = False                 # a higher-order op's function
 
 
 class RuleSet:
@@ -158,7 +159,7 @@ class RuleSet:
         final = None
         if any(stage in c.stages for c in self.rules + self.dependencies):
             for name, sub in (_subgraphs(gm) if subgraphs else []):
-                self._apply_graph(sub, sub.graph, stage, f"{stage}/{name}", report)
+                self._apply_graph(sub, sub.graph, stage, f"{stage}/{name}", report, subgraph=True)
             final = self._apply_graph(gm, gm.graph, stage, stage, report, simulation=stock)
         gm.graph.lint()
         if recompile:
@@ -179,21 +180,25 @@ class RuleSet:
         report.seconds["total"] = report.seconds.get("total", 0.0) + time.perf_counter() - started
         return report
 
-    def _state(self, root, graph, stage, label) -> _GraphState:
+    def _state(self, root, graph, stage, label, subgraph: bool = False) -> _GraphState:
         facts = GraphFacts(graph, stage, root=root, materialized=self.fact_tables.get("materialized"))
         aten = S.STAGES[stage].graph == "aten"
         legality = Legality(graph, self.fact_tables.get("materialized"), facts.original_writes) \
             if aten and self.legality else None
         ctx = Context(root, graph, facts, self.fact_tables, stage, legality_enabled=legality is not None)
-        left = functional_reading_not_the_programs(graph) if legality is not None else ""
-        return _GraphState(root, graph, stage, label, facts, legality, ctx, len(graph.nodes), left_to_inductor=left)
+        if legality is not None:
+            legality.subgraph = subgraph
+        left = functional_reading_not_the_programs(graph, subgraph=subgraph) if legality is not None else ""
+        return _GraphState(root, graph, stage, label, facts, legality, ctx, len(graph.nodes), left_to_inductor=left,
+                           subgraph=subgraph)
 
     def _apply_graph(self, root: fx.GraphModule, graph: fx.Graph, stage: str, label: str, report: Report,
-                     simulation=None):
+                     simulation=None, subgraph: bool = False):
         """Run the rules of ``stage`` on one graph to a fixpoint; returns the simulation of
         Inductor's reinplacing on the final graph when the pass made one (else None).
-        ``simulation``: one already made of the graph as it is now, to reuse."""
-        st = self._state(root, graph, stage, label)
+        ``simulation``: one already made of the graph as it is now, to reuse; ``subgraph``: the
+        graph is a higher-order op's function (its inputs are its operands)."""
+        st = self._state(root, graph, stage, label, subgraph)
         st.facts.seed_simulation(simulation)
         if st.left_to_inductor:
             _warn(report, f"{label}: no rule rewrites this graph, left to Inductor as it is: {st.left_to_inductor}; "
@@ -252,7 +257,7 @@ class RuleSet:
                     # the graph was rebuilt from a snapshot: same structure, new node objects;
                     # go on from the same position with fresh analyses (time spent and stopped
                     # rules carry over)
-                    fresh = self._state(st.root, st.graph, st.stage, st.label)
+                    fresh = self._state(st.root, st.graph, st.stage, st.label, st.subgraph)
                     fresh.spent, fresh.disabled, fresh.seconds = st.spent, st.disabled, st.seconds
                     fresh.initial_size = st.initial_size
                     st, nodes = fresh, list(st.graph.nodes)
@@ -264,7 +269,8 @@ class RuleSet:
                     fired = True
                 else:
                     records[(rule.name, cand.node)] = cand
-                    if cand.stopped_at in ("rewrite", "legality") and cand.line() not in report.warnings:
+                    if (cand.stopped_at in ("rewrite", "legality") and not st.left_to_inductor
+                            and cand.line() not in report.warnings):
                         report.warnings.append(cand.line())   # once, though retried each sweep
                 if st.spent[rule.name] > RULE_TIME_BUDGET:
                     st.disabled[rule.name] = "time"

@@ -558,6 +558,13 @@ def test_as_strided_of_an_input_the_graph_never_writes_is_read_functionally():
 
     gm = post_grad(read_only, torch.arange(12.0)[2:])
     assert functional_reading_not_the_programs(gm.graph) == ""
+    # the same graph as a higher-order op's function (fuzz p3577: Inductor hands the post-grad
+    # passes a while_loop's functions as graphs of their own, whose inputs are operands the
+    # loop may write): its input has no AOTAutograd descriptor, and is taken as written memory
+    assert "a fresh tensor standing for" in functional_reading_not_the_programs(gm.graph, subgraph=True)
+    [x] = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    del x.meta["desc"]
+    assert "a fresh tensor standing for" in functional_reading_not_the_programs(gm.graph)
 
     # the backward of a strided fill (fuzz --n 1500 program 743,
     # inductor/training_as_strided_fill_private_copy_trusted)
