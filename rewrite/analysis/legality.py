@@ -33,7 +33,7 @@ class Legality:
     """Legality checks for one graph during one pass."""
 
     def __init__(self, graph: fx.Graph, materialized: Optional[Dict] = None,
-                 deferred_writes: Iterable[fx.Node] = ()):
+                 deferred_writes: Iterable[fx.Node] = (), subgraph: bool = False):
         self.graph = graph
         self.index = AliasIndex(graph)
         self.terms = Terms()
@@ -45,7 +45,7 @@ class Legality:
         self.storage_addressed: List[fx.Node] = [n for n in graph.nodes if lm.addresses_storage(n)]
         #: the graph is a higher-order op's function: its inputs are operands (loop state...), not
         #: the caller's tensors (``functional_reading_not_the_programs``)
-        self.subgraph = False
+        self.subgraph = subgraph
 
     @classmethod
     def for_graph(cls, graph: fx.Graph, materialized: Optional[Dict] = None) -> "Legality":

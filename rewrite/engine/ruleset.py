@@ -183,11 +183,9 @@ class RuleSet:
     def _state(self, root, graph, stage, label, subgraph: bool = False) -> _GraphState:
         facts = GraphFacts(graph, stage, root=root, materialized=self.fact_tables.get("materialized"))
         aten = S.STAGES[stage].graph == "aten"
-        legality = Legality(graph, self.fact_tables.get("materialized"), facts.original_writes) \
+        legality = Legality(graph, self.fact_tables.get("materialized"), facts.original_writes, subgraph=subgraph) \
             if aten and self.legality else None
         ctx = Context(root, graph, facts, self.fact_tables, stage, legality_enabled=legality is not None)
-        if legality is not None:
-            legality.subgraph = subgraph
         left = functional_reading_not_the_programs(graph, subgraph=subgraph) if legality is not None else ""
         return _GraphState(root, graph, stage, label, facts, legality, ctx, len(graph.nodes), left_to_inductor=left,
                            subgraph=subgraph)
