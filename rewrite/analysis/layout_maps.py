@@ -263,9 +263,9 @@ def functional_reading_differs(node: fx.Node, inputs_are_operands: bool = False)
     backward graph's scatters of its tangents); but the inputs of a higher-order op's function
     (``inputs_are_operands``, or no AOTAutograd descriptor: ``_is_callers_input``) are its
     operands, which the program may write through them (a ``while_loop``'s state, fuzz program
-    3577).  (An ``as_strided_scatter`` also writes
-    through a clone of its base: ``scatter_addresses_a_copy``.)  Only an in-place write of the
-    whole chain (Inductor's reinplacing) gives such a program its meaning."""
+    3577).  (An ``as_strided_scatter`` also writes through a clone of its base:
+    ``scatter_addresses_a_copy``.)  Only an in-place write of the whole chain (Inductor's
+    reinplacing) gives such a program its meaning."""
     if not addresses_storage(node) or not node.args or not isinstance(node.args[0], fx.Node):
         return ""
     scatter = is_as_strided_scatter(node)

@@ -83,8 +83,7 @@ class Legality:
         ambiguous = storage_addressed_scatter_change(created, erased, old_args)
         if ambiguous:
             return no(ambiguous)
-        unreadable = functional_reading_not_the_programs(
-            self.graph, [n for n in self.storage_addressed + created if n not in erased], subgraph=self.subgraph)
+        unreadable = self.functional_reading_differs(created, erased)
         if unreadable:
             return no(f"after the change, {unreadable}: the functional graph would not say what the program does")
         self.index.pending(old_args)
@@ -101,6 +100,12 @@ class Legality:
         if hazards:
             return no(hazards[0].describe())
         return yes()
+
+    def functional_reading_differs(self, created: Sequence[fx.Node] = (), erased: Sequence[fx.Node] = ()) -> str:
+        """``functional_reading_not_the_programs`` of the graph (with ``created`` nodes, without
+        ``erased`` ones), asked of the storage-addressing nodes this checker keeps."""
+        nodes = [n for n in self.storage_addressed + list(created) if n not in erased]
+        return functional_reading_not_the_programs(self.graph, nodes, subgraph=self.subgraph)
 
     def output_aliasing_change(self, before: GraphView, after: GraphView) -> str:
         """Why the outputs would share memory differently ("" when they do not): equal values

@@ -30,7 +30,7 @@ from rewrite import stages as S
 from rewrite.analysis import copies as copy_count
 from rewrite.analysis import inductor_reinplace, op_families
 from rewrite.analysis.graph_facts import GraphFacts, hop_subgraphs, subgraph_written_placeholders
-from rewrite.analysis.legality import Legality, functional_reading_not_the_programs
+from rewrite.analysis.legality import Legality
 from rewrite.analysis.op_names import op_display_name
 from rewrite.analysis.verdict import Verdict
 from rewrite.engine import compiler
@@ -75,7 +75,7 @@ class _GraphState:
     spent: Dict[str, float] = field(default_factory=dict)
     disabled: Dict[str, str] = field(default_factory=dict)
     seconds: Dict[str, float] = field(default_factory=dict)   # time in the engine's own steps
-    #: Why the legality check cannot read this graph (``functional_reading_not_the_programs``):
+    #: Why the legality check cannot read this graph (``Legality.functional_reading_differs``):
     #: then no rule rewrites it (dependencies still run) and Inductor gets it as it is.
     left_to_inductor: str = ""
     subgraph: bool = False                 # a higher-order op's function
@@ -186,7 +186,7 @@ class RuleSet:
         legality = Legality(graph, self.fact_tables.get("materialized"), facts.original_writes, subgraph=subgraph) \
             if aten and self.legality else None
         ctx = Context(root, graph, facts, self.fact_tables, stage, legality_enabled=legality is not None)
-        left = functional_reading_not_the_programs(graph, subgraph=subgraph) if legality is not None else ""
+        left = legality.functional_reading_differs() if legality is not None else ""
         return _GraphState(root, graph, stage, label, facts, legality, ctx, len(graph.nodes), left_to_inductor=left,
                            subgraph=subgraph)
 
