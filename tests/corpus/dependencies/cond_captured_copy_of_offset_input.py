@@ -10,10 +10,11 @@ import torch
 EXPECT = """
 fires: cond_captured_mutations
 matches_eager exact
+inductor
 """
 MODE = "inference"
 CALLS = 3
-DYNAMIC = False
+DYNAMIC = "both"
 
 
 def fn(x0):

@@ -5,6 +5,7 @@ import torch
 EXPECT = """
 fires: cond_captured_mutations count=2
 matches_eager exact
+inductor
 """
 MODE = "inference"
 CALLS = 3

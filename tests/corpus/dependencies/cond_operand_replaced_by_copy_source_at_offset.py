@@ -13,6 +13,7 @@ import torch
 EXPECT = """
 fires: cond_captured_mutations
 matches_eager exact
+inductor
 """
 MODE = "inference"
 CALLS = 3

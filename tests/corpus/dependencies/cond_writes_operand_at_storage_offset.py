@@ -11,10 +11,11 @@ EXPECT = """
 fires: cond_captured_mutations
 not fires: reinplace_scatter_into_input
 matches_eager exact
+inductor
 """
 MODE = "inference"
 CALLS = 3
-DYNAMIC = False
+DYNAMIC = "both"
 
 
 def fn(x1):

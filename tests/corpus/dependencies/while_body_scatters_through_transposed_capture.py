@@ -4,7 +4,7 @@ while_loop refused ("Expected carried_inputs and body_output to have same metada
 fuzz --seed 0 --n 5000` program 4667, eager base).  The body now returns the state contiguous,
 as it entered.  Through Inductor this program stops inside torch
 (`_torchinductor_pyobject_tensor_data_ptr: non-tensor input`, with and without the rules; stock
-Inductor's result is wrong), so the case runs on the eager base.  The cause is not the mutation:
+Inductor's result is wrong), so the case runs on the eager base (static and dynamic shapes).  The cause is not the mutation:
 Inductor (torch 2.13) passes `None` for a tensor constant of a `while_loop` body (here the index
 `torch.tensor([[3, 2, 3, 2]])`; its wrapper has `while_loop_body_graph_0__tensor_constant0 =
 None`), and a body that only reads such a constant fails the same way under stock Inductor."""
@@ -16,6 +16,7 @@ matches_eager exact
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 
 
 def fn(x0, x1):

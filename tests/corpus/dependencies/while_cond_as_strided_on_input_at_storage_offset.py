@@ -9,9 +9,11 @@ import torch
 EXPECT = """
 rejects: while_loop_captured_mutations at rewrite because address storage
 matches_eager exact
+inductor
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 
 
 def fn(x0):

@@ -6,6 +6,7 @@ import torch
 EXPECT = """
 fires: while_loop_captured_mutations
 matches_eager exact
+inductor
 """
 MODE = "inference"
 CALLS = 3

@@ -8,9 +8,11 @@ import torch
 EXPECT = """
 fires: while_loop_captured_mutations
 matches_eager exact
+inductor
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 
 
 def fn(x0, x1, x2, x3):

@@ -21,6 +21,7 @@ inductor
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 
 
 def fn(x, y):

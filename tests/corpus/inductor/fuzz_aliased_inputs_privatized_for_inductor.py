@@ -14,6 +14,7 @@ inductor
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 
 
 def fn(x0, x1):

@@ -11,6 +11,7 @@ import torch
 EXPECT = """
 fires: privatize_for_inductor
 matches_eager exact
+inductor
 """
 MODE = "inference"
 CALLS = 3

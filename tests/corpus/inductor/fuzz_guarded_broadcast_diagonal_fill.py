@@ -10,6 +10,7 @@ EXPECT = """
 fires: reinplace_scatter_into_input
 not fires: privatize_for_inductor
 matches_eager exact
+inductor
 """
 MODE = "inference"
 CALLS = 3

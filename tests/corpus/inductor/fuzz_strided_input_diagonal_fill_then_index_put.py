@@ -8,9 +8,11 @@ import torch
 EXPECT = """
 not fires: privatize_for_inductor
 matches_eager atol=1e-05 rtol=1e-05
+inductor
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 
 
 def fn(x0):

@@ -15,6 +15,7 @@ inductor
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 
 
 def fn(x1, x2, x3):

@@ -9,9 +9,11 @@ import torch
 
 EXPECT = """
 matches_eager atol=1e-05 rtol=1e-05
+inductor
 """
 MODE = "training"
 CALLS = 3
+DYNAMIC = "both"
 
 
 def fn(x0, x1, x2, w3):
