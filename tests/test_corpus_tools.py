@@ -140,15 +140,15 @@ def test_every_corpus_case_parses_and_is_checked_against_eager():
 
 
 def test_fuzz_and_issue_programs_run_on_both_bases_and_both_shapes():
-    """A program the fuzzer found (its docstring cites the fuzzer) or one an issue reported
-    (`issue8_*`, `upstream_*`) must match eager on both bases, with static and dynamic shapes;
+    """A program the fuzzer found or an issue reported (its docstring cites the fuzzer or an
+    issue; `issue8_*`, `upstream_*`) must match eager on both bases, with static and dynamic shapes;
     a case that cannot says why in its docstring ("so the case runs ...": a torch limit that
     stock Inductor shares)."""
     narrowed = []
     for path in sorted(p for p in CORPUS.rglob("*.py") if not p.name.startswith("_")):
         case = parse_case(path)
         doc = " ".join(case.doc.split())
-        found = "fuzz" in doc.lower() or path.stem.startswith(("issue8_", "upstream_"))
+        found = "fuzz" in doc.lower() or "issue" in doc.lower() or path.stem.startswith(("issue8_", "upstream_"))
         if found and not (case.inductor and case.dynamic == "both") and "so the case runs" not in doc:
             narrowed.append(case.case_id)
     assert not narrowed, f"run on one base or one shape only, without a reason: {narrowed}"

@@ -5,9 +5,11 @@ import torch
 EXPECT = """
 fires: while_loop_captured_mutations
 matches_eager
+inductor
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 
 
 def fn(state):

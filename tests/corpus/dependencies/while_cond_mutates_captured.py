@@ -11,6 +11,7 @@ inductor
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 
 
 def f(state):
