@@ -15,7 +15,7 @@ import torch
 
 from rewrite.engine.report import Candidate, Report
 from rewrite.testing import coverage as cov
-from rewrite.testing.case import CaseFormatError, parse_case
+from rewrite.testing.case import CaseFormatError, discover, parse_case
 from rewrite.testing.checks import check_reports, op_count
 from rewrite.testing.console import print_run, shipped_rule_files
 from rewrite.testing.expect import parse_expect_line
@@ -125,7 +125,7 @@ def test_malformed_case_is_an_error_result_not_a_crash(tmp_path):
 
 
 def test_every_corpus_case_parses_and_is_checked_against_eager():
-    files = sorted(p for p in CORPUS.rglob("*.py") if not p.name.startswith("_"))
+    files = discover([CORPUS])
     assert len(files) >= 62
     for path in files:
         case = parse_case(path)
@@ -136,22 +136,25 @@ def test_every_corpus_case_parses_and_is_checked_against_eager():
     assert stems == declaring
 
 
-# --------------------------------------------------------------------------- checks on reports
-
-
 def test_fuzz_and_issue_programs_run_on_both_bases_and_both_shapes():
     """A program the fuzzer found or an issue reported (its docstring cites the fuzzer or an
     issue; `issue8_*`, `upstream_*`) must match eager on both bases, with static and dynamic shapes;
     a case that cannot says why in its docstring ("so the case runs ...": a torch limit that
     stock Inductor shares)."""
-    narrowed = []
-    for path in sorted(p for p in CORPUS.rglob("*.py") if not p.name.startswith("_")):
+    found, narrowed = [], []
+    for path in discover([CORPUS]):
         case = parse_case(path)
         doc = " ".join(case.doc.split())
-        found = "fuzz" in doc.lower() or "issue" in doc.lower() or path.stem.startswith(("issue8_", "upstream_"))
-        if found and not (case.inductor and case.dynamic == "both") and "so the case runs" not in doc:
+        if not ("fuzz" in doc.lower() or "issue" in doc.lower() or path.stem.startswith(("issue8_", "upstream_"))):
+            continue
+        found.append(case.case_id)
+        if not (case.inductor and case.dynamic == "both") and "so the case runs" not in doc:
             narrowed.append(case.case_id)
+    assert len(found) >= 40, found
     assert not narrowed, f"run on one base or one shape only, without a reason: {narrowed}"
+
+
+# --------------------------------------------------------------------------- checks on reports
 
 
 def cand(rule, stopped_at=None, graph="inference", reached=("match",), node="n", reason="r"):
