@@ -155,6 +155,17 @@ def inductor_reinplace_reads_own_source(ctx, n: Node) -> bool:
 
 
 @predicate(stages=POST_GRAD)
+def overwrites_later_read(ctx, w: Node) -> bool:
+    """``w`` is a write that was in the graph when the pass started (the copy-back epilogue), and
+    some node after it, or the output, reads memory ``w`` changes through an alias not derived
+    from ``w``: the program read that value before the write.  A functional pass of Inductor's
+    before ours lost the copy the program made (noop removal drops copies it takes for no-ops:
+    ``old = a.clone(); a.mul_(2); return old[3:5].clone()`` arrives as ``return a[3:5]`` after
+    the copy-back of ``a``).  Output items AOTAutograd regenerates from the input do not count."""
+    return ctx.facts.overwrites_later_read(w)
+
+
+@predicate(stages=POST_GRAD)
 def lowering_hazard(ctx, w: Node) -> bool:
     """The write ``w``, once Inductor lowers the graph, would run a read of the memory it writes
     inside its loop at other positions, or after a read that comes before it (the value being
@@ -307,6 +318,14 @@ def materialize_hazards_of(ctx, w: Node) -> None:
     """The same for one write ``w`` already in the graph (a copy-back stock Inductor would lower
     wrong): copy each value read inside its loop or after it into a buffer of its own first."""
     ctx.edit.materialize_hazards([w])
+
+
+@action(stages=POST_GRAD)
+def copy_late_reads(ctx, w: Node) -> None:
+    """For a write ``overwrites_later_read`` holds of: copy each value read after ``w`` that the
+    program read before it into a buffer of its own just before ``w`` (no more than the copy the
+    program made), and make those readers read the copy."""
+    ctx.edit.copy_late_reads(w)
 
 
 @action(stages=POST_GRAD)
