@@ -40,7 +40,7 @@ from rewrite.analysis.op_names import op_display_name
 from rewrite.analysis.semantics import AliasIndex, Comparison, GraphView, Terms
 
 #: The pass the damage comes from, as reports name it.
-CULPRIT = "a functional pass of Inductor's before ours (its noop removal drops copies it takes for no-ops)"
+CULPRIT = "a functional pass of Inductor's before ours (noop removal) dropped the copy the program made"
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,8 @@ class LateRead:
     def describe(self) -> str:
         who = (f"output {', '.join(map(str, self.positions))}" if self.reader.op == "output"
                else f"`{self.reader.name}` ({_op(self.reader)})")
-        return (f"{who} reads `{self.operand.name}` after `{self.write.name}` ({_op(self.write)}) overwrote it, "
-                f"where the program read it before")
+        return (f"{who} reads `{self.operand.name}` after `{self.write.name}` ({_op(self.write)}) overwrote it; "
+                f"the program read it before")
 
 
 @dataclass(frozen=True)

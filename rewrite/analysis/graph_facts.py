@@ -266,7 +266,7 @@ class GraphFacts:
         reads = self.late_reads(w)
         if not reads:
             return no()
-        return yes("; ".join(r.describe() for r in reads) + f" (repairs {earlier_passes.CULPRIT})")
+        return yes("; ".join(r.describe() for r in reads) + f": {earlier_passes.CULPRIT}")
 
     # ------------------------------------------------------------------ materialization
 

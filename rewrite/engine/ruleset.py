@@ -483,15 +483,15 @@ class RuleSet:
                 txn.commit()
             except Exception as e:  # noqa: BLE001
                 txn.rollback()
-                raise EarlierPassError(f"{st.label}: {found[0].describe()} ({earlier_passes.CULPRIT}), and it could "
+                raise EarlierPassError(f"{st.label}: {found[0].describe()}: {earlier_passes.CULPRIT}, and it could "
                                        f"not be repaired: {e}") from e
             finally:
                 st.ctx.txn = None
             st.legality.note_committed(list(txn.old_args) + list(txn.created))
             st.facts.note_changed(list(txn.old_args) + list(txn.created))
             for f in found:
-                note = f"{st.label}: {f.describe()}: read a copy taken before `{f.anchor.name}` instead " \
-                       f"(repairs {earlier_passes.CULPRIT})"
+                note = f"{st.label}: {f.describe()}: {earlier_passes.CULPRIT}; it reads a copy taken before " \
+                       f"`{f.anchor.name}` instead"
                 report.repairs.append(note)
                 log.info("%s", note)
         why = earlier_passes.functional_reading_kept(graph, st.facts.original_writes, roles) \
