@@ -21,9 +21,9 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 import torch
 import torch.fx as fx
 
+from rewrite.analysis import earlier_passes
 from rewrite.analysis import layout_maps as lm
 from rewrite.analysis import op_families
-from rewrite.analysis.earlier_passes import output_items, output_roles
 from rewrite.analysis.fake import fake_value
 from rewrite.analysis.lowering import Hazard, LoweringModel
 from rewrite.analysis.semantics import AliasIndex, Comparison, GraphView, Terms
@@ -220,10 +220,10 @@ def tensor_output_roles(graph: fx.Graph, n_outputs: int) -> List[str]:
     """``earlier_passes.output_roles`` for each of ``graph``'s ``n_outputs`` tensor outputs, in
     order; all ``"unknown"`` where the outputs are nested or the counts disagree."""
     unknown = ["unknown"] * n_outputs
-    items = output_items(graph)
+    items = earlier_passes.output_items(graph)
     if any(isinstance(item, (list, tuple)) for item in items):
         return unknown
-    roles = output_roles(graph)
+    roles = earlier_passes.output_roles(graph)
     tensor_roles = [roles[i] for i, item in enumerate(items)
                     if i < len(roles) and isinstance(item, fx.Node) and isinstance(fake_value(item), torch.Tensor)]
     return tensor_roles if len(tensor_roles) == n_outputs else unknown

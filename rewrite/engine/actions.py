@@ -168,15 +168,24 @@ class Editor:
             readers = groups.setdefault((r.operand, r.anchor), {})
             readers.setdefault(r.reader, set()).update(r.positions)
         for (operand, anchor), readers in groups.items():
-            if anchor < operand:
-                raise ActionError(f"{operand.name} is computed after {anchor.name}: no copy of it can be "
-                                  f"taken before")
-            copy = self.copy_of(operand, before=anchor)
+            copy = self.copy_of(self._defined_before(operand, anchor), before=anchor)
             for reader, positions in readers.items():
                 if reader.op == "output":
                     self._replace_output_items(reader, operand, copy, positions)
                 else:
                     self.txn.replace_reads(reader, operand, copy)
+
+    def _defined_before(self, value: fx.Node, anchor: fx.Node) -> fx.Node:
+        """``value``, or its chain of views taken again just before ``anchor`` where ``value`` is
+        computed after it (a view reads nothing until its reader does)."""
+        if value < anchor:
+            return value
+        source = op_families.alias_source(value)
+        others = [n for n in value.all_input_nodes if n is not source]
+        if source is None or not op_families.is_view_node(value) or any(not n < anchor for n in others):
+            raise ActionError(f"{value.name} is computed after {anchor.name}: no copy of it can be taken before")
+        earlier = self._defined_before(source, anchor)
+        return self.txn.copy_node(value, lambda n: earlier if n is source else n, before=anchor)
 
     def _replace_output_items(self, output: fx.Node, old: fx.Node, new: fx.Node, positions) -> None:
         items = output.args[0]
