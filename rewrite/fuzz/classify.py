@@ -13,6 +13,9 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 CLASSES = ("ours", "both", "stock", "ok", "skipped")   # worst first
+#: base -> (the rewrite backend, the backend it is judged against); the backends are described
+#: in :mod:`rewrite.fuzz.oracle`, which runs them
+BASE_BACKENDS = {"eager": ("rewrite-eager", "pipeline-eager"), "inductor": ("rewrite-inductor", "inductor")}
 
 
 def classify(rewrite, stock: Optional[object]) -> str:
@@ -45,9 +48,6 @@ def same_failure(verdict, base: str, want_class: str, want) -> bool:
     """Does ``verdict`` show the failure ``want`` (a verdict) showed on ``base``: same class, same
     kind of outcome (wrong / crash, and the same exception type) for each backend that failed?
     The minimizer keeps a smaller program only while this holds."""
-    # lazy: cycle with rewrite.fuzz.oracle (it imports this module), and it imports torch
-    from rewrite.fuzz.oracle import BASE_BACKENDS
-
     if verdict.classes.get(base) != want_class:
         return False
     for name in BASE_BACKENDS[base]:

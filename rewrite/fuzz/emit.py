@@ -8,7 +8,8 @@ import textwrap
 from pathlib import Path
 from typing import List, Optional
 
-from rewrite.fuzz.oracle import BASE_BACKENDS, FLOAT_TOLERANCE, Verdict
+from rewrite.fuzz.classify import BASE_BACKENDS
+from rewrite.fuzz.oracle import FLOAT_TOLERANCE, Verdict
 from rewrite.fuzz.program import Program
 from rewrite.fuzz.reference import CALLS
 

@@ -25,7 +25,7 @@ import torch
 from rewrite.backend import make_backend
 from rewrite.engine.report import Candidate
 from rewrite.engine.ruleset import RuleSet
-from rewrite.fuzz.classify import classify, overall
+from rewrite.fuzz.classify import BASE_BACKENDS, classify, overall
 from rewrite.fuzz.program import Program
 from rewrite.fuzz.reference import CALLS, load
 from rewrite.testing.execute import Run, fresh_inputs, run_calls
@@ -33,8 +33,6 @@ from rewrite.testing.state import compare
 
 BACKENDS = ("rewrite-eager", "pipeline-eager", "rewrite-inductor", "inductor", "aot_eager")
 REWRITE_BACKENDS = ("rewrite-eager", "rewrite-inductor")
-# base -> (the rewrite backend, the backend it is judged against)
-BASE_BACKENDS = {"eager": ("rewrite-eager", "pipeline-eager"), "inductor": ("rewrite-inductor", "inductor")}
 FLOAT_TOLERANCE = 1e-5   # rtol and atol for programs with inexact float math (exact ones: equal)
 
 STATUSES = ("ok", "wrong", "crash", "unsupported")

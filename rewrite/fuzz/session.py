@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from rewrite.fuzz.classify import BASE_BACKENDS
 from rewrite.fuzz.emit import write_case
-from rewrite.fuzz.oracle import BASE_BACKENDS
 from rewrite.fuzz.steer import Coverage, Steering
 from rewrite.fuzz.worker import (MinimizeResult, MinimizeTask, ProgramResult, ProgramTask, init_worker,
                                  quiet, run_minimize, run_program)

@@ -7,8 +7,7 @@ import statistics
 from collections import Counter, defaultdict
 from typing import Dict, List
 
-from rewrite.fuzz.classify import CLASSES
-from rewrite.fuzz.oracle import BASE_BACKENDS
+from rewrite.fuzz.classify import BASE_BACKENDS, CLASSES
 from rewrite.fuzz.session import FuzzRun
 from rewrite.fuzz.worker import ProgramResult
 

@@ -7,12 +7,10 @@ graph edits in ``ctx.edit`` (:class:`rewrite.engine.actions.Editor`), so this mo
 """
 from __future__ import annotations
 
-from rewrite.vocab import (
+from rewrite.stages import ATEN_STAGES, POST_GRAD
+from rewrite.vocab.registry import (
     Any, Const, List, Node, Number, OptNode, Path, action, attribute, fact_table, function, predicate,
 )
-
-POST_GRAD = ("inference", "forward", "backward")
-ATEN = ("joint",) + POST_GRAD
 
 # --------------------------------------------------------------------------- fact tables
 
@@ -269,7 +267,7 @@ def reinplace_path(ctx, path: Path) -> None:
         ctx.edit.reinplace(step)
 
 
-@action(stages=ATEN)
+@action(stages=ATEN_STAGES)
 def erase(ctx, node: Node) -> None:
     """Erase a node.  A ``copy_(dst, src)`` whose uses can read ``dst`` instead is erased after
     redirecting them (the legality check decides whether dropping the write is right); any other
@@ -277,7 +275,7 @@ def erase(ctx, node: Node) -> None:
     ctx.edit.erase(node)
 
 
-@action(stages=ATEN)
+@action(stages=ATEN_STAGES)
 def erase_unused(ctx, node: Node) -> None:
     """Erase ``node`` once nothing reads it, and then each operand it was the last reader of,
     back through the graph: the values a rewrite left unread.  Graph inputs, the output and ops
@@ -285,20 +283,20 @@ def erase_unused(ctx, node: Node) -> None:
     ctx.edit.erase_unused(node)
 
 
-@action(stages=ATEN)
+@action(stages=ATEN_STAGES)
 def erase_path(ctx, path: Path) -> None:
     """Erase every step of a path, last first (each must be unused by then)."""
     for step in reversed(path.steps):
         ctx.edit.erase(step)
 
 
-@action(stages=ATEN)
+@action(stages=ATEN_STAGES)
 def replace_uses(ctx, old: Node, new: Node) -> None:
     """Make every user of ``old`` read ``new`` instead (same shape, dtype and device)."""
     ctx.edit.replace_uses(old, new)
 
 
-@action(stages=ATEN)
+@action(stages=ATEN_STAGES)
 def materialize(ctx, value: Node) -> None:
     """Compute ``value`` into a buffer of its own right after it, and make its users read that
     buffer: the read happens where ``value`` sits, however lazily Inductor would have computed it."""
@@ -335,7 +333,7 @@ def privatize(ctx, node: Node) -> None:
     ctx.edit.privatize(node)
 
 
-@action(stages=ATEN)
+@action(stages=ATEN_STAGES)
 def move_before(ctx, node: Node, anchor: Node) -> None:
     """Move ``node`` to just before ``anchor`` (its inputs must be defined there)."""
     ctx.edit.move_before(node, anchor)

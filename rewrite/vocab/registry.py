@@ -1,22 +1,14 @@
-"""The vocabulary rule files may use: predicates, functions, actions, node attributes and fact
-tables, each declared once with what the checker, the compiler and the generated docs need.
+"""How a name rule files may use is declared and looked up: the kinds of values, an
+:class:`Entry` per predicate, function and action, node attributes, fact tables, and the
+:class:`Registry` that holds them.
 
-Rule files never contain Python.  Every name a rule calls is an :class:`Entry` registered here
-from Python, declaring the *kinds* of its parameters and result (``Node``, ``Path``, ``List``,
-``Const``...), the fact tables it needs, the stages it may be used in, and its documentation
-(the docstring).  The checker checks every call against that declaration, the engine dispatches
-through it, ``docs/language.md`` is generated from it.  Adding a predicate is one decorated
-function::
-
-    from rewrite.vocab import Node, predicate
-
-    @predicate()
-    def is_contiguous(ctx, x: Node) -> bool:
-        '''x is laid out contiguously.'''
-        return ctx.facts.is_contiguous(x)
-
-Users register their own with :func:`register_predicate`, :func:`register_function` and
-:func:`register_action` (kinds then come from the annotations, or ``params=``).
+Rule files never contain Python.  Every name a rule calls is an :class:`Entry` declaring the
+*kinds* of its parameters and result (``Node``, ``Path``, ``List``, ``Const``...), the fact tables
+it needs, the stages it may be used in, and its documentation (the docstring).  The checker
+checks every call against that declaration, the engine dispatches through it, ``docs/language.md``
+is generated from it.  The built-ins are declared in :mod:`rewrite.vocab.builtins` with the
+decorators at the end of this module (:func:`predicate`, :func:`function`, :func:`action`,
+:func:`attribute`, :func:`fact_table`); user code registers through :mod:`rewrite.vocab`.
 
 This module does not import torch: ``rewrite check`` reads declarations without it.
 """
@@ -293,15 +285,9 @@ def _kind_of(annotation, impl: Callable) -> Kind:
     return Any
 
 
+#: The built-in vocabulary, filled by :mod:`rewrite.vocab.builtins`; user additions go to a child
+#: of it (:func:`rewrite.vocab.default_registry`).
 BUILTINS = Registry()
-_USER = BUILTINS.child()
-
-
-def default_registry() -> Registry:
-    """Built-ins plus everything registered through the public API."""
-    import rewrite.builtins  # noqa: F401  (registers the built-ins on first use; a cycle at module level)
-
-    return _USER
 
 
 def _declare(kind: str, name: Optional[str], needs, stages, version, arity):
@@ -329,34 +315,6 @@ def action(name: Optional[str] = None, needs: Sequence[str] = (), stages: Option
            version: Optional[str] = None):
     """Declare a built-in action (``fn(ctx, *args)``), usable in ``rewrite`` and ``via``."""
     return _declare("action", name, needs, stages, version, None)
-
-
-def register_predicate(name: str, fn: Callable, arity: Optional[int] = None, doc: Optional[str] = None,
-                       registry: Optional[Registry] = None, params: Optional[Sequence] = None,
-                       needs: Sequence[str] = (), stages: Optional[Sequence[str]] = None,
-                       version: Optional[str] = None) -> Entry:
-    """Register ``fn(ctx, *args) -> bool`` as a predicate callable from rule files.  ``version``
-    names the behaviour for Inductor's FX graph cache; without it the code is hashed."""
-    return (registry or _USER).register(name, "predicate", fn, params, None, doc, needs, stages,
-                                        version=version, arity=arity)
-
-
-def register_function(name: str, fn: Callable, arity: Optional[int] = None, doc: Optional[str] = None,
-                      registry: Optional[Registry] = None, params: Optional[Sequence] = None,
-                      result: Optional[Kind] = None, needs: Sequence[str] = (),
-                      stages: Optional[Sequence[str]] = None, version: Optional[str] = None) -> Entry:
-    """Register ``fn(ctx, *args) -> value`` as a function callable from rule files."""
-    return (registry or _USER).register(name, "function", fn, params, result, doc, needs, stages,
-                                        version=version, arity=arity)
-
-
-def register_action(name: str, fn: Callable, arity: Optional[int] = None, doc: Optional[str] = None,
-                    registry: Optional[Registry] = None, params: Optional[Sequence] = None,
-                    needs: Sequence[str] = (), stages: Optional[Sequence[str]] = None,
-                    version: Optional[str] = None) -> Entry:
-    """Register ``fn(ctx, *args)`` as a graph action usable in ``rewrite`` and ``via``."""
-    return (registry or _USER).register(name, "action", fn, params, None, doc, needs, stages,
-                                        version=version, arity=arity)
 
 
 def attribute(name: str, on: Kind, result: Kind, doc: str):
