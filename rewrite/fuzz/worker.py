@@ -15,9 +15,8 @@ from typing import List, Optional, Sequence, Tuple
 from rewrite.fuzz.classify import BASE_BACKENDS, classify, same_failure
 from rewrite.fuzz.features import Knobs
 from rewrite.fuzz.generator import generate
-from rewrite.fuzz.minimize import minimize
 from rewrite.fuzz.oracle import BackendFactory, Verdict, evaluate, run_backend
-from rewrite.fuzz.program import Program
+from rewrite.fuzz.program import Program, minimize
 from rewrite.fuzz.reference import InvalidProgram, reference
 from rewrite.fuzz.steer import SteerState
 

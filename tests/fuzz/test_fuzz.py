@@ -13,13 +13,12 @@ import torch
 from rewrite.cli import main
 from rewrite.engine.report import Candidate
 from rewrite.fuzz.classify import classify, overall, same_failure
-from rewrite.fuzz.emit import case_text, write_case
 from rewrite.fuzz.features import FeatureError, Knobs, parse_features
 from rewrite.fuzz.generator import build, generate
-from rewrite.fuzz.minimize import minimize
 from rewrite.fuzz.oracle import Outcome, Verdict, judge
-from rewrite.fuzz.program import Param, Program, Stmt
+from rewrite.fuzz.program import Param, Program, Stmt, minimize
 from rewrite.fuzz.reference import InvalidProgram, reference
+from rewrite.fuzz.session import case_text, write_case
 from rewrite.fuzz.steer import Coverage, Steering
 from rewrite.testing.case import parse_case
 from rewrite.testing.coverage import RuleInfo
