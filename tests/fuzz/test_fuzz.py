@@ -186,7 +186,29 @@ def out(status, error_type=""):
     ("wrong", None, "ours"),
 ])
 def test_classify(ours, stock, expected):
-    assert classify(out(ours), out(stock) if stock else None) == expected
+    outcomes = {"rewrite-inductor": out(ours)}
+    if stock:
+        outcomes["inductor"] = out(stock)
+    assert classify(outcomes, "inductor") == expected
+
+
+@pytest.mark.parametrize("base, outcomes, expected", [
+    # stock wrong too, but aot_eager right: the failure is ours (issue 23)
+    ("inductor", {"rewrite-inductor": "wrong", "inductor": "wrong", "aot_eager": "ok"}, "ours"),
+    ("inductor", {"rewrite-inductor": "wrong", "inductor": "wrong", "aot_eager": "wrong"}, "both"),
+    ("inductor", {"rewrite-inductor": "crash", "inductor": "crash", "aot_eager": "crash"}, "both"),
+    ("inductor", {"rewrite-inductor": "ok", "inductor": "wrong", "aot_eager": "wrong"}, "stock"),
+    # the eager base: the rules-free pipeline, aot_eager and, where it ran, stock Inductor
+    ("eager", {"rewrite-eager": "wrong", "pipeline-eager": "wrong", "aot_eager": "ok"}, "ours"),
+    ("eager", {"rewrite-eager": "wrong", "pipeline-eager": "wrong", "aot_eager": "wrong", "inductor": "ok"}, "ours"),
+    ("eager", {"rewrite-eager": "wrong", "pipeline-eager": "wrong", "aot_eager": "wrong"}, "both"),
+    # a rewrite-inductor that is right says nothing of the eager base
+    ("eager", {"rewrite-eager": "wrong", "pipeline-eager": "wrong", "aot_eager": "wrong",
+               "rewrite-inductor": "ok"}, "both"),
+    ("eager", {"rewrite-eager": "ok"}, "ok"),
+])
+def test_classify_with_reference_pipelines(base, outcomes, expected):
+    assert classify({name: out(status) for name, status in outcomes.items()}, base) == expected
 
 
 def test_overall_takes_the_worst_class():
