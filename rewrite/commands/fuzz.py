@@ -38,7 +38,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="coverage steering (default: on with --rules)")
     p.add_argument("--coverage", action="store_true", help="print the rule coverage table (always with --rules)")
     p.add_argument("--aot-eager", action="store_true", help="run torch's aot_eager backend on every program (it always runs where a backend failed: "
-                        "a rewrite failure is ours where aot_eager or stock Inductor is right); lists the programs "
+                        "a rewrite failure is ours where aot_eager or its judge is right); lists the programs "
                         "where aot_eager itself is wrong, by cause")
     p.add_argument("--no-minimize", dest="minimize", action="store_false", help="write failures as they are")
     p.add_argument("--max-minimize", type=int, default=12, metavar="K",
