@@ -20,8 +20,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Sequence
 
 from rewrite.lang import ast as A
-from rewrite.lang.diagnostics import RulesError
-from rewrite.lang.lines import line_table
+from rewrite.lang.diagnostics import RulesError, line_table
 from rewrite.lang.parser import Comment, parse_with_diagnostics, scan, strip_bom
 
 WIDTH = 80

@@ -8,10 +8,10 @@ import pytest
 
 from rewrite.lang import loader
 from rewrite.lang.diagnostics import MAX_SHOWN, RulesError, error, format_report
-from rewrite.lang.limits import MAX_INCLUDE_DEPTH, MAX_NESTING
-from rewrite.lang.loader import collect, load
+from rewrite.lang.loader import MAX_INCLUDE_DEPTH, collect, load
 from rewrite.lang.parser import parse_with_diagnostics
 from rewrite.lang.printer import format_source
+from rewrite.lang.syntax import MAX_NESTING
 
 RULE = "rule {name}\n  match y = aten.add(x, ...)\n  where is_input(x)\n"
 SECRET = "SECRET-CONTENT-4242"
