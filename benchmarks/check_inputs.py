@@ -80,7 +80,7 @@ def errors_file(n_errors: int, size: int) -> str:
 
 def seed_files() -> List[Path]:
     """The files mutations start from: the shipped rules and the malformed corpus (regular files
-    only: the corpus has a link to /dev/zero)."""
+    only)."""
     files = sorted((REPO / "rules").glob("*.rules")) + sorted((REPO / "tests" / "lang" / "malformed").rglob("*.rules"))
     return [f for f in files if f.is_file() and not f.is_symlink()]
 
