@@ -7,7 +7,7 @@ matches tokens with the same per-state expressions lark's contextual lexer build
 reduction, builds the AST node directly, with the span lark's ``propagate_positions`` would give
 it (a node runs from the start of its first child to the end of its last, keywords and brackets
 included; parentheses around an expression belong to the enclosing node).  Skipping lark's token
-objects and parse tree makes a file load several times faster than ``Lark.parse`` does; on an item
+objects and parse tree makes a file parse about three times faster than ``Lark.parse``; on an item
 the loop rejects, :mod:`rewrite.lang.parser` runs lark's own parser, so every syntax error is
 lark's.
 
@@ -164,7 +164,7 @@ class _Reduction:
 
 # Nodes that nest: what MAX_NESTING counts (names of grammar rules and aliases).
 NESTING = frozenset({"op_pattern", "list_pattern", "bind", "kw_pattern", "call", "list_expr", "attr", "index",
-                      "not_expr", "and_expr", "or_expr", "comparison"})
+                     "not_expr", "and_expr", "or_expr", "comparison"})
 
 # A stack entry: (symbol, value, line, col, end_line, end_col, nesting).  A token's value is its
 # text; a nonterminal's is what its builder made.  Positions are the extent of everything the
