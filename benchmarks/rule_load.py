@@ -12,14 +12,13 @@ and checking the shipped rules (``collect``, what every ``rewrite check`` and ba
 for them), and the 1 MiB file parsed by the parser (lark's tables driven by
 :class:`rewrite.lang.syntax.ItemParser`) next to lark's own ``Lark.parse`` of the same items.  The
 1 MiB file is :func:`check_inputs.clean_file`: realistic rules that check without an error.
-Writes ``results/rule_load.md`` and ``results/rule_load.json`` (commit, machine, load average).
+Writes the current page ``results/rule_load.md`` + ``.json`` (commit, machine, load average) and
+appends a row to its history.
 """
 from __future__ import annotations
 
 import argparse
-import datetime
 import gc
-import json
 import os
 import resource
 import statistics
@@ -32,9 +31,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(Path(__file__).parent)]  # this checkout's rewrite, not an installed one
 import check_inputs as gen  # noqa: E402
-from check_scale import machine  # noqa: E402
+from results_page import RESULTS, cpu_machine as machine, publish, run_info  # noqa: E402
 
-RESULTS = Path(__file__).parent / "results"
 GOAL_SECONDS = 3.0
 CORE = max(os.sched_getaffinity(0))
 
@@ -113,26 +111,16 @@ def in_process(big: Path, runs: int) -> dict:
     }
 
 
-def commit() -> str:
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True,
-                              check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO,
-                               capture_output=True, text=True, check=True).stdout.strip()
-        return head + (" (with uncommitted changes)" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+TITLE = "loading rule files"
 
 
-def markdown(page: dict) -> str:
+def render(page: dict) -> list:
+    """The page's body (``results_page`` adds date, commit, machine and the history)."""
     rows = {r["name"]: r for r in page["check"]}
     ip = page["in_process"]
     big = rows["cap"]
     lines = [
-        "# rule_load: loading rule files",
-        "",
-        f"{page['date']}, commit {page['commit']}; {page['machine']}; load average {page['load_average']} "
-        f"(the machine may be shared: CPU times are the steadier figures).  `python benchmarks/rule_load.py`.",
+        f"Load average {page['load_average']} (the machine may be shared: CPU times are the steadier figures).",
         "",
         f"`rewrite check FILE` in a fresh process pinned to one core, start-up included, caches warm; median of "
         f"{big['runs']} runs:",
@@ -162,21 +150,28 @@ def markdown(page: dict) -> str:
         f"| 1 MiB file: `collect` (read, parse, check) | {ip['big_collect_cpu_s']:.2f} s |",
         f"| 1 MiB file: lark's own `Lark.parse` of the same items (parse tree only, no AST) | "
         f"{ip['big_lark_parse_cpu_s']:.2f} s |",
-        "",
     ]
-    return "\n".join(lines)
+    return lines
+
+
+def headline(page: dict) -> dict:
+    rows = {r["name"]: r for r in page["check"]}
+    return {"shipped rules CPU s": rows["shipped"]["cpu_s"], "1 MiB CPU s": rows["cap"]["cpu_s"],
+            "over the cap": "refused" if rows["over"]["exit"] != [0] else "accepted",
+            "goal": "met" if page["goal_met"] else "NOT met"}
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--no-write", action="store_true", help="print only; leave results/ alone")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave the current page alone")
+    parser.add_argument("--results", type=Path, default=RESULTS, metavar="DIR",
+                        help="folder of the current page rule_load.{md,json} (default benchmarks/results)")
     args = parser.parse_args(argv)
     from rewrite.lang.loader import MAX_FILE_BYTES
 
-    page = {"benchmark": "rule_load", "date": datetime.datetime.now().isoformat(timespec="seconds"),
-            "commit": commit(), "machine": machine(), "core": CORE,
-            "load_average": ", ".join(f"{x:.1f}" for x in os.getloadavg())}
+    page = run_info(__file__, {"runs": args.runs, "core": CORE}, argv, machine=machine())
+    page["load_average"] = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         cache = str(tmp / "cache")
@@ -194,13 +189,9 @@ def main(argv=None) -> int:
     cap = page["check"][1]
     page["goal_seconds"] = GOAL_SECONDS
     page["goal_met"] = cap["exit"] == [0] and cap["cpu_s"] <= GOAL_SECONDS
-    text = markdown(page)
-    print(text)
+    print("\n".join(render(page)))
     if not args.no_write:
-        RESULTS.mkdir(parents=True, exist_ok=True)
-        (RESULTS / "rule_load.md").write_text(text)
-        (RESULTS / "rule_load.json").write_text(json.dumps(page, indent=1) + "\n")
-        print(f"written to {RESULTS / 'rule_load.md'} and rule_load.json")
+        publish("rule_load", TITLE, page, headline(page), render, folder=args.results)
     return 0
 
 

@@ -16,7 +16,7 @@ import fuzz_run  # noqa: E402
 import results_page  # noqa: E402
 
 BENCHMARKS = ("engine_scaling", "mutation_cases", "mutation_cases_cuda", "check_scale", "models", "fuzz_run",
-              "backend_memory")
+              "backend_memory", "rule_load")
 
 
 def renderer(name):
@@ -26,6 +26,10 @@ def renderer(name):
         import models
 
         return models.report
+    if name == "rule_load":
+        import rule_load
+
+        return rule_load.render
     return lambda run: results_page.text_block(run["text"])
 
 
