@@ -17,6 +17,7 @@ import contextlib
 import functools
 import gc
 import hashlib
+import logging
 import os
 import time
 from dataclasses import dataclass, field
@@ -205,7 +206,8 @@ class RuleSet:
         st.facts.seed_simulation(simulation)
         if st.left_to_inductor:
             _warn(report, f"{label}: no rule rewrites this graph, left to Inductor as it is: {st.left_to_inductor}; "
-                          f"its functional reading is not the program's, so no rewrite of it can be checked")
+                          f"its functional reading is not the program's, so no rewrite of it can be checked",
+                  logging.INFO)
         records: Dict[Tuple[str, str], Candidate] = {}
         tiers = sorted({c.priority for c in self.rules + self.dependencies if stage in c.stages}, reverse=True)
         seen = {graph_fingerprint(graph)}
@@ -275,7 +277,7 @@ class RuleSet:
                 else:
                     records[(rule.name, cand.node)] = cand
                     if (cand.stopped_at in ("rewrite", "legality") and not st.left_to_inductor
-                            and cand.line() not in report.warnings):
+                            and not (rule.shipped and rule.kind == "rule") and cand.line() not in report.warnings):
                         report.warnings.append(cand.line())   # once, though retried each sweep
                 if st.spent[rule.name] > RULE_TIME_BUDGET:
                     st.disabled[rule.name] = "time"
@@ -368,13 +370,16 @@ class RuleSet:
             if not isinstance(e, Exception):
                 raise
             msg = f"{reason}; graph restored"
-            log.warning("rule %s @ %s on %s %s: %s", rule.name, rule.location, cand.node,
-                        "refused by the legality check" if step == "legality" else "failed", msg)
             if rule.kind == "dependency":
                 if rule.fallback == "error":
                     raise DependencyError(f"dependency {rule.name} @ {rule.location} on {cand.node} could not be "
                                           f"applied: {msg}; without it the program would lose a mutation") from e
                 msg = f"{msg}; left to the compiler (fallback compiler)"
+            # a shipped rule stopped by the check (or by its action) is the check doing its job:
+            # debug; a user rule, or a dependency that fell back, is the user's to look at
+            log.log(logging.DEBUG if rule.shipped and rule.kind == "rule" else logging.WARNING,
+                    "%s %s @ %s on %s %s: %s", rule.kind, rule.name, rule.location, cand.node,
+                    "refused by the legality check" if step == "legality" else "failed", msg)
             if step == "legality":
                 reached.append("legality")
             return self._stop(cand, reached, step, msg), restored
@@ -531,7 +536,7 @@ class RuleSet:
                 st.legality.note_committed(list(txn.old_args) + list(txn.created))
                 st.facts.note_changed(list(txn.old_args) + list(txn.created))
                 _warn(report, f"{st.label}: {node.name} ({op_display_name(node.target)}) now works on a private "
-                              f"copy, because {decision.unsafe}")
+                              f"copy, because {decision.unsafe}", logging.INFO)
         raise RuntimeError(f"{st.label}: Inductor's reinplacing stays unsafe after repairs")
 
 
@@ -556,9 +561,11 @@ def _copy_bytes(nodes: Iterable[fx.Node]):
     return copy_count.total_bytes([c for c in map(copy_count.copy_of, nodes) if c is not None])
 
 
-def _warn(report: Report, message: str) -> None:
+def _warn(report: Report, message: str, level: int = logging.WARNING) -> None:
+    """Note ``message`` in the report and log it: at WARNING where the user has something to do
+    (a rule set that cycles or takes too long), lower where the engine handled it."""
     report.warnings.append(message)
-    log.warning("%s", message)
+    log.log(level, "%s", message)
 
 
 # --------------------------------------------------------------------------- cache key
