@@ -2,6 +2,7 @@
 
     python benchmarks/compile_time.py                      # about 40 minutes on 2 shared cores
     python benchmarks/compile_time.py --baseline main      # also the rules of another commit, interleaved
+                                                           # (repeatable)
     python benchmarks/compile_time.py --rounds 3 --programs "llama train step x8"
 
 Compile time.  Every run is a fresh Python process (one torch thread; Inductor's FX graph cache
@@ -12,7 +13,7 @@ first use, the optimizer step): the compile seconds torch's compile callbacks se
 CPU seconds of the process and its children, which the other load on a shared machine disturbs
 less.  The backends are stock Inductor (``backend="inductor"``) and the rewrite backend with the
 shipped rules (``make_backend()``, what ``backend="rewrite"`` is), and with ``--baseline REF`` the
-rewrite backend of another commit (its ``rewrite/`` and ``rules/`` exported with ``git archive``).
+rewrite backend of other commits (their ``rewrite/`` and ``rules/`` exported with ``git archive``).
 They take turns within each round, in an order that rotates from round to round; the figures
 are medians over the rounds.  A rewrite run also sums its reports' ``seconds``: the rule pass
 (``total``) and its parts.
@@ -182,8 +183,9 @@ def fmt(x, digits=2) -> str:
 
 
 def report_lines(result: dict) -> list:
-    lines = [f"# Compile time: the rules next to stock Inductor", "",
-             f"{result['date']}, commit {result['commit']}; machine: {result['machine']}", "",
+    baselines = "".join(f"; rewrite@{ref} is commit {commit}" for ref, commit in result.get("baselines", {}).items())
+    lines = ["# Compile time: the rules next to stock Inductor", "",
+             f"{result['date']}, commit {result['commit']}{baselines}; machine: {result['machine']}", "",
              "Each run is a fresh process (one torch thread, Inductor's FX graph and AOTAutograd caches off, an "
              "empty cache folder, compile_threads=1); the backends take turns within each round in a rotating "
              f"order; medians over {result['rounds']} rounds.  compile s: torch's compile callbacks (wall); "
@@ -237,7 +239,8 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--programs", nargs="+", default=list(PROGRAMS), choices=PROGRAMS)
     p.add_argument("--rounds", type=int, default=5, help="runs of each backend per program")
-    p.add_argument("--baseline", help="also run the rewrite backend of this commit (git ref)")
+    p.add_argument("--baseline", action="append", default=[],
+                   help="also run the rewrite backend of this commit (git ref; repeatable)")
     p.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000], help="engine_scaling graph sizes")
     p.add_argument("--repeats", type=int, default=5, help="rule-pass runs per scaling graph")
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds before a run is given up")
@@ -257,8 +260,8 @@ def main(argv=None) -> int:
     from common import machine, stamp
 
     trees = {"rewrite": ROOT}
-    if args.baseline:
-        trees[f"rewrite@{args.baseline}"] = export_tree(args.baseline)
+    for ref in args.baseline:
+        trees[f"rewrite@{ref}"] = export_tree(ref)
     backends = ["inductor", *trees]
     runs = {program: {b: [] for b in backends} for program in args.programs}
     for r in range(args.rounds):
@@ -280,7 +283,7 @@ def main(argv=None) -> int:
             print(f"scaling [{name}]: {scaling[name]}", flush=True)
     dirty = " (with uncommitted changes)" if git("status", "--porcelain", "--", "rewrite", "rules", "benchmarks") else ""
     result = {"date": stamp(), "commit": git("rev-parse", "--short", "HEAD") + dirty, "machine": machine(),
-              "rounds": args.rounds, "baseline": args.baseline and git("rev-parse", "--short", args.baseline),
+              "rounds": args.rounds, "baselines": {ref: git("rev-parse", "--short", ref) for ref in args.baseline},
               "programs": {program: summarize(by) for program, by in runs.items()},
               "runs": runs, "scaling": scaling}
     lines = report_lines(result)
