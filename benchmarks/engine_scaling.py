@@ -16,8 +16,9 @@ Each measurement deep-copies the GraphModule first and times only the pass; the 
 is the median over the runs.  Ours is ``RuleSet.apply(gm, "inference")`` with the shipped rules
 (everything it does, including its final ``gm.recompile()``).  The last columns split ours by
 ``Report.seconds``: the legality check under every rewrite, the simulation of Inductor's own
-reinplacing that decides ownership after the rules, and measuring the copies stock Inductor would
-leave (for the report; skipped above 20,000 nodes).  Inductor's is
+reinplacing that decides ownership after the rules, and, with ``--measure-copies`` only (a
+compile does not pay for it unless asked), measuring the copies stock Inductor would leave (for
+the report; skipped above 20,000 nodes).  Inductor's is
 ``reinplace_inplaceable_ops(FakeTensorUpdater(gm), gm.graph)``, timed without building the
 ``FakeTensorUpdater`` (in ``post_grad_passes`` that is built once and shared by several passes).
 
@@ -108,10 +109,10 @@ class Fired(int):
     seconds: dict
 
 
-def run_ours(rule_set: RuleSet):
+def run_ours(rule_set: RuleSet, measure_copies: bool = False):
     def run(gm: fx.GraphModule):
         t0 = time.perf_counter()
-        report = rule_set.apply(gm, graph_kind="inference")
+        report = rule_set.apply(gm, graph_kind="inference", measure_copies=measure_copies)
         elapsed = time.perf_counter() - t0
         fired = Fired(len(report.fired))
         fired.seconds = dict(report.seconds, total=elapsed)
@@ -168,6 +169,8 @@ def main(argv=None) -> int:
     p.add_argument("--budget", type=float, default=45.0, help="seconds of timed runs per measurement before stopping early")
     p.add_argument("--results", type=Path, default=RESULTS, metavar="DIR",
                    help="folder of the current page engine_scaling.{md,json} (default benchmarks/results)")
+    p.add_argument("--measure-copies", action="store_true",
+                   help="also measure the copies stock Inductor would leave (Report.copies), as explain does")
     args = p.parse_args(argv)
 
     rule_set = RuleSet.load()
@@ -190,7 +193,7 @@ def main(argv=None) -> int:
         layers = max(1, round((target - 5) / per_layer))
         gm = build(layers, template)
         nodes = len(gm.graph.nodes)
-        t_ours, n_ours, fired, ours_gm = measure(gm, run_ours(rule_set), args.repeats, args.budget)
+        t_ours, n_ours, fired, ours_gm = measure(gm, run_ours(rule_set, args.measure_copies), args.repeats, args.budget)
         t_ind, n_ind, _, ind_gm = measure(gm, run_inductor, args.repeats, args.budget)
         scatter = torch.ops.aten.slice_scatter.default
         row = (f"{nodes:>7} {layers:>6} {f'{n_ours}/{n_ind}':>5} {t_ours * 1e3:>9.1f} {t_ours * 1e6 / nodes:>12.1f} "

@@ -68,14 +68,16 @@ class _Log:
 class RulePass(CustomInferenceAwareGraphPass):
     """The post-grad rules as Inductor's ``post_grad_custom_post_pass``."""
 
-    def __init__(self, rule_set: RuleSet, sink: Optional[_Log] = None):
+    def __init__(self, rule_set: RuleSet, sink: Optional[_Log] = None, measure_copies: bool = False):
         self.rule_set = rule_set
         self.sink = sink
+        self.measure_copies = measure_copies
 
     def __call__(self, graph: fx.Graph, is_inference: bool = False) -> None:
         gm = graph.owning_module
         kind = "inference" if is_inference else graph_kind_of(graph, "forward")
-        report = self.rule_set.apply(gm, graph_kind=kind, recompile=False, subgraphs=False)
+        report = self.rule_set.apply(gm, graph_kind=kind, recompile=False, subgraphs=False,
+                                     measure_copies=self.measure_copies)
         if self.sink is not None:
             self.sink.add(report, kind, gm)
 
@@ -129,11 +131,13 @@ class RewriteBackend:
     ``keep_graphs``."""
 
     def __init__(self, rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
-                 legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS):
+                 legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS,
+                 measure_copies: bool = False):
         if base not in BASES:
             raise ValueError(f"base must be one of {BASES}, not {base!r}")
         self._config = dict(rules=_rule_paths(rules), base=base, strict=strict, cache=cache, legality=legality,
-                            keep_graphs=keep_graphs, max_reports=max_reports)
+                            keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies)
+        self.measure_copies = measure_copies
         self.rule_set = rules if isinstance(rules, RuleSet) else RuleSet.load(rules, strict=strict, legality=legality)
         self.base = base
         self.cache = cache
@@ -187,7 +191,7 @@ class RewriteBackend:
         if any(self.rule_set.runs_at(s) for s in POST_GRAD):
             out["post_grad_custom_post_pass"] = _passes(patches.get("post_grad_custom_post_pass",
                                                                     config.post_grad_custom_post_pass),
-                                                        RulePass(self.rule_set, self._log))
+                                                        RulePass(self.rule_set, self._log, self.measure_copies))
         if self.rule_set.runs_at("joint"):
             out["joint_custom_pre_pass"] = _passes(patches.get("joint_custom_pre_pass", config.joint_custom_pre_pass),
                                                    JointPass(self.rule_set, self._log))
@@ -305,16 +309,20 @@ def _is_inference(example_inputs) -> bool:
 
 
 def make_backend(rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
-                 legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS) -> RewriteBackend:
+                 legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS,
+                 measure_copies: bool = False) -> RewriteBackend:
     """A backend over ``rules`` (a rule file or folder, or a list of them; None = the shipped
     rules; [] = none).
 
     ``strict`` lints the whole graph after every rewrite; ``cache=False`` keeps Inductor's FX
     graph cache out so that every graph is rewritten (and reported) in this process;
     ``legality=False`` turns the independent legality check off (and with it every rewrite that
-    adds or removes a write); ``keep_graphs`` keeps the rewritten graphs in ``graphs``."""
+    adds or removes a write); ``keep_graphs`` keeps the rewritten graphs in ``graphs``;
+    ``measure_copies`` fills each post-grad report's ``copies``, the comparison with what stock
+    Inductor's reinplacing leaves (it costs a simulation of that pass per graph, so a compile
+    pays for it only when asked; ``REWRITE_LOG=info`` asks too)."""
     return RewriteBackend(rules, base=base, strict=strict, cache=cache, legality=legality,
-                          keep_graphs=keep_graphs, max_reports=max_reports)
+                          keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies)
 
 
 @functools.lru_cache(maxsize=1)
@@ -350,9 +358,10 @@ class _CallableModule(types.ModuleType):
     importable as usual."""
 
     def __call__(self, rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
-                 legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS) -> RewriteBackend:
+                 legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS,
+                 measure_copies: bool = False) -> RewriteBackend:
         return make_backend(rules, base=base, strict=strict, cache=cache, legality=legality,
-                            keep_graphs=keep_graphs, max_reports=max_reports)
+                            keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies)
 
 
 sys.modules[__name__].__class__ = _CallableModule

@@ -12,6 +12,7 @@ from __future__ import annotations
 import operator
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch.fx as fx
@@ -24,6 +25,7 @@ from rewrite.analysis.verdict import Verdict
 from rewrite.engine.errors import EvalError
 from rewrite.engine.paths import PathValue
 from rewrite.lang import ast
+from rewrite.lang.loader import shipped_rules_dir
 
 Matcher = Callable[[Any, Dict[str, Any], List[str]], bool]
 Evaluator = Callable[["Context"], Tuple[Any, str]]  # noqa: F821
@@ -430,6 +432,7 @@ class CompiledRule:
     mutates: Optional[Tuple[Evaluator, Evaluator, str]] = None
     order_check: Optional[Tuple[Evaluator, str, Evaluator]] = None
     fallback: str = "error"                  # when `via` cannot be applied: "error" or "compiler"
+    shipped: bool = False                    # from the shipped rule files (rules/ of the package)
 
 
 def _compiled_root(item, match: ast.Match, kind: str, order: int, loaded, stages, priority: int = 0) -> CompiledRule:
@@ -438,8 +441,15 @@ def _compiled_root(item, match: ast.Match, kind: str, order: int, loaded, stages
         name=item.name, location=location(item.span), kind=kind, stages=stages,
         root_targets=frozenset(loaded.resolve(match.pattern.callee)), root_name=match.name,
         match=compile_pattern(ast.Bind(match.name, match.pattern), loaded.resolve),
-        priority=priority, order=order,
+        priority=priority, order=order, shipped=_is_shipped(item.span.file),
     )
+
+
+def _is_shipped(path: str) -> bool:
+    try:
+        return Path(path).resolve().is_relative_to(shipped_rules_dir().resolve())
+    except (OSError, ValueError):
+        return False
 
 
 def location(span: ast.Span) -> str:

@@ -127,7 +127,8 @@ class Report:
     ops_after: Dict[str, int] = field(default_factory=dict)
     bytes_removed: object = 0                   # estimated copy traffic removed per call, relative to
     #                                             the functional graph the pass received
-    copies: Optional["CopyComparison"] = None   # against what stock Inductor's final graph would copy
+    copies: Optional["CopyComparison"] = None   # against what stock Inductor's final graph would copy;
+    #   measured only when asked (make_backend(measure_copies=True), rewrite explain, REWRITE_LOG=info)
     copies_after: List = field(default_factory=list)   # rewrite.analysis.copies.Copy left after the pass
     iterations: int = 0
     warnings: List[str] = field(default_factory=list)
@@ -136,7 +137,7 @@ class Report:
     cache_hit: bool = False                     # served from Inductor's FX graph cache: not rewritten
     seconds: Dict[str, float] = field(default_factory=dict)   # "total" and the parts: "legality" (the
     #   check under every rewrite), "ownership" (simulating Inductor's reinplacing after the rules),
-    #   "copy_measure" (the copies stock Inductor would leave, for the report)
+    #   "copy_measure" (the copies stock Inductor would leave, for ``copies``: only when asked)
 
     @property
     def fired(self) -> List[Candidate]:

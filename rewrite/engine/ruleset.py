@@ -14,9 +14,8 @@ an unsafe decision (:meth:`RuleSet._own_inductor_reinplacing`).
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
-import hashlib
+import logging
 import os
 import time
 from dataclasses import dataclass, field
@@ -34,24 +33,23 @@ from rewrite.analysis.legality import Legality
 from rewrite.analysis.op_names import op_display_name
 from rewrite.analysis.verdict import Verdict
 from rewrite.engine import compiler
+from rewrite.engine.cache_key import cache_key
 from rewrite.engine.context import Context
 from rewrite.engine.errors import ActionError, EvalError
 from rewrite.engine.report import Candidate, CopyComparison, GraphSnapshot, Report, log, trace_log
 from rewrite.engine.transaction import Snapshot, Transaction
-from rewrite.lang import ast
 from rewrite.lang.loader import load as load_rules
 from rewrite.lang.loader import shipped_rules_dir
 from rewrite.vocab import default_registry
 
-ENGINE_VERSION = "2"
 MAX_SWEEPS = 32
 #: Seconds one rule may spend on one graph before it is stopped there (with a warning).
 RULE_TIME_BUDGET = 60.0
 #: A pass may grow a graph to at most this many times its size plus ``GROWTH_SLACK`` nodes.
 GROWTH_FACTOR = 2.0
 GROWTH_SLACK = 1000
-#: Graphs larger than this are not measured against stock Inductor's final graph (the
-#: measurement runs Inductor's reinplacing twice).
+#: Graphs larger than this are not measured against stock Inductor's final graph even when asked
+#: (the measurement runs Inductor's reinplacing on the graph as received, besides the final one).
 COPY_MEASURE_LIMIT = 20000
 
 
@@ -140,11 +138,17 @@ class RuleSet:
     # ------------------------------------------------------------------ application
 
     def apply(self, gm: fx.GraphModule, graph_kind: str = "inference", report: Optional[Report] = None,
-              recompile: bool = True, measure_copies: bool = True, subgraphs: bool = True) -> Report:
+              recompile: bool = True, measure_copies: bool = False, subgraphs: bool = True) -> Report:
         """Rewrite ``gm`` in place with the rules of stage ``graph_kind``.  ``recompile=False``
         leaves regenerating ``gm.code`` to the caller (Inductor recompiles after its own
         post-grad passes anyway); ``subgraphs=False`` leaves the subgraphs of higher-order ops
-        alone (Inductor runs its post-grad passes on each of them itself)."""
+        alone (Inductor runs its post-grad passes on each of them itself).
+
+        ``measure_copies`` (or the ``rewrite`` logger enabled for INFO, e.g. ``REWRITE_LOG=info``)
+        fills ``report.copies``: what stock Inductor's reinplacing would leave of the graph as
+        received, next to what it leaves after the rules.  It needs that graph as it was, so it
+        is measured here, while the pass has it, and only when asked: it costs a simulation of
+        Inductor's reinplacing that the rules themselves may not need."""
         if graph_kind not in S.STAGES:
             raise ValueError(f"unknown stage {graph_kind!r}; stages: {', '.join(S.STAGES)}")
         with _gc_paused():
@@ -158,9 +162,12 @@ class RuleSet:
         report.before = GraphSnapshot.of(gm.graph) if small else None
         report.ops_before = count_ops(gm.graph)
         post_grad = stage in S.POST_GRAD
-        measure = post_grad and measure_copies and len(gm.graph.nodes) <= COPY_MEASURE_LIMIT
-        with _timed(report.seconds, "copy_measure"):
-            stock = inductor_reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized")) if measure else None
+        measure = post_grad and (measure_copies or log.isEnabledFor(logging.INFO)) \
+            and len(gm.graph.nodes) <= COPY_MEASURE_LIMIT
+        stock = None
+        if measure:   # made before any rule runs, and shared with them (GraphFacts.seed_simulation)
+            with _timed(report.seconds, "copy_measure"):
+                stock = inductor_reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized"))
         final = None
         if any(stage in c.stages for c in self.rules + self.dependencies):
             for name, sub in (_subgraphs(gm) if subgraphs else []):
@@ -174,7 +181,7 @@ class RuleSet:
         report.copies_after = copy_count.copies(gm.graph)
         if measure:
             with _timed(report.seconds, "copy_measure"):
-                if final is None:
+                if final is None:   # the ownership step, which would have made it, did not run
                     final = inductor_reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized"))
                 ours = final.final_copies
             report.copies = CopyComparison(copy_count.total_bytes(stock.final_copies), copy_count.total_bytes(ours),
@@ -182,6 +189,7 @@ class RuleSet:
                                            # judged only when a rule asked (the judgement is costly)
                                            [f"{d.node.name}: {d.unsafe}" for d in stock.unsafe()] if stock.judged
                                            else None)
+            log.info("[%s] %s", stage, report.copies.describe())
         report.seconds["total"] = report.seconds.get("total", 0.0) + time.perf_counter() - started
         return report
 
@@ -205,7 +213,8 @@ class RuleSet:
         st.facts.seed_simulation(simulation)
         if st.left_to_inductor:
             _warn(report, f"{label}: no rule rewrites this graph, left to Inductor as it is: {st.left_to_inductor}; "
-                          f"its functional reading is not the program's, so no rewrite of it can be checked")
+                          f"its functional reading is not the program's, so no rewrite of it can be checked",
+                  logging.INFO)
         records: Dict[Tuple[str, str], Candidate] = {}
         tiers = sorted({c.priority for c in self.rules + self.dependencies if stage in c.stages}, reverse=True)
         seen = {graph_fingerprint(graph)}
@@ -275,7 +284,7 @@ class RuleSet:
                 else:
                     records[(rule.name, cand.node)] = cand
                     if (cand.stopped_at in ("rewrite", "legality") and not st.left_to_inductor
-                            and cand.line() not in report.warnings):
+                            and not (rule.shipped and rule.kind == "rule") and cand.line() not in report.warnings):
                         report.warnings.append(cand.line())   # once, though retried each sweep
                 if st.spent[rule.name] > RULE_TIME_BUDGET:
                     st.disabled[rule.name] = "time"
@@ -368,13 +377,16 @@ class RuleSet:
             if not isinstance(e, Exception):
                 raise
             msg = f"{reason}; graph restored"
-            log.warning("rule %s @ %s on %s %s: %s", rule.name, rule.location, cand.node,
-                        "refused by the legality check" if step == "legality" else "failed", msg)
             if rule.kind == "dependency":
                 if rule.fallback == "error":
                     raise DependencyError(f"dependency {rule.name} @ {rule.location} on {cand.node} could not be "
                                           f"applied: {msg}; without it the program would lose a mutation") from e
                 msg = f"{msg}; left to the compiler (fallback compiler)"
+            # a shipped rule stopped by the check (or by its action) is the check doing its job:
+            # debug; a user rule, or a dependency that fell back, is the user's to look at
+            log.log(logging.DEBUG if rule.shipped and rule.kind == "rule" else logging.WARNING,
+                    "%s %s @ %s on %s %s: %s", rule.kind, rule.name, rule.location, cand.node,
+                    "refused by the legality check" if step == "legality" else "failed", msg)
             if step == "legality":
                 reached.append("legality")
             return self._stop(cand, reached, step, msg), restored
@@ -531,7 +543,7 @@ class RuleSet:
                 st.legality.note_committed(list(txn.old_args) + list(txn.created))
                 st.facts.note_changed(list(txn.old_args) + list(txn.created))
                 _warn(report, f"{st.label}: {node.name} ({op_display_name(node.target)}) now works on a private "
-                              f"copy, because {decision.unsafe}")
+                              f"copy, because {decision.unsafe}", logging.INFO)
         raise RuntimeError(f"{st.label}: Inductor's reinplacing stays unsafe after repairs")
 
 
@@ -556,55 +568,11 @@ def _copy_bytes(nodes: Iterable[fx.Node]):
     return copy_count.total_bytes([c for c in map(copy_count.copy_of, nodes) if c is not None])
 
 
-def _warn(report: Report, message: str) -> None:
+def _warn(report: Report, message: str, level: int = logging.WARNING) -> None:
+    """Note ``message`` in the report and log it: at WARNING where the user has something to do
+    (a rule set that cycles or takes too long), lower where the engine handled it."""
     report.warnings.append(message)
-    log.warning("%s", message)
-
-
-# --------------------------------------------------------------------------- cache key
-
-
-@functools.lru_cache(maxsize=1)
-def _engine_source_digest() -> str:
-    """sha256 of the package's Python sources: the built-in vocabulary, analyses and actions."""
-    h = hashlib.sha256()
-    package = Path(__file__).resolve().parents[1]
-    for path in sorted(package.rglob("*.py")):
-        h.update(str(path.relative_to(package)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-def cache_key(loaded, registry) -> str:
-    """What Inductor's FX graph cache key must cover for graphs these rules rewrote: the rule
-    sources, the engine (its source), and every user-registered predicate, function and action
-    the rules call (its version, else its code)."""
-    h = hashlib.sha256()
-    h.update((getattr(loaded, "digest", "") + ENGINE_VERSION).encode())
-    h.update(_engine_source_digest().encode())
-    for name in sorted(_called_names(loaded)):
-        entry = registry.get(name)
-        if entry is not None and not entry.builtin:
-            h.update(entry.fingerprint().encode())
-    return h.hexdigest()
-
-
-def _called_names(loaded) -> set:
-    names = set()
-
-    def visit(x):
-        if isinstance(x, ast.Call):
-            names.add(x.name)
-        if hasattr(x, "__dataclass_fields__"):
-            for f in x.__dataclass_fields__:
-                visit(getattr(x, f))
-        elif isinstance(x, (list, tuple)):
-            for v in x:
-                visit(v)
-
-    for item in list(getattr(loaded, "rules", [])) + list(getattr(loaded, "dependencies", [])):
-        visit(item)
-    return names
+    log.log(level, "%s", message)
 
 
 # --------------------------------------------------------------------------- helpers

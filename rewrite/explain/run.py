@@ -22,7 +22,8 @@ def explain_reports(fn: Callable, *inputs, base: str = "eager", rules=None, mode
     """Compile ``fn`` with the rules (under inference_mode unless an input requires grad, or as
     ``mode`` says), call it once on ``inputs`` and return the reports."""
     torch._dynamo.reset()
-    backend = make_backend(rules=rules, base=base, cache=False)  # every graph rewritten and reported
+    # every graph rewritten and reported, with its copies next to stock Inductor's
+    backend = make_backend(rules=rules, base=base, cache=False, measure_copies=True)
     compiled = torch.compile(fn, backend=backend, fullgraph=True, dynamic=dynamic)
     with mode_context(mode or _mode_for(inputs)):
         compiled(*inputs)

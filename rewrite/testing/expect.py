@@ -11,12 +11,14 @@ Grammar (one expectation per line, ``#`` starts a comment)::
     matches_eager [exact] [atol=X] [rtol=Y]
     eager_raises: ExceptionName
     compile_raises: ExceptionName [because TEXT]
+    warns: TEXT
     inductor
     slow
 
 GRAPH is ``inference``, ``forward``, ``backward``, ``dynamo``, ``post`` (the main post-grad graph:
 inference or forward) or ``any``.  ``absent``/``present`` default to ``post``; ``fires``,
-``rejects`` and ``not fires`` default to ``any``.
+``rejects`` and ``not fires`` default to ``any``.  A case fails on any warning of the ``rewrite``
+loggers while it compiles and runs, unless a ``warns`` line's TEXT is part of it.
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from rewrite.stages import STEPS as STAGES
 
 GRAPHS = ("inference", "forward", "backward", "dynamo", "post", "any")
 KINDS = ("fires", "rejects", "not fires", "absent", "present", "copies", "matches_eager", "eager_raises",
-         "compile_raises", "inductor", "slow")
+         "compile_raises", "warns", "inductor", "slow")
 _NAMED = ("fires", "rejects", "not fires", "absent", "present", "eager_raises", "compile_raises")
 _EXCEPTIONS = ("eager_raises", "compile_raises")
 # Float tolerances of `matches_eager` unless the line overrides them (tighter than
@@ -85,6 +87,10 @@ def parse_expect_line(line: str) -> Expectation:
         return _parse_flag(head, rest.strip(), text)
     if head == "copies":
         return _parse_copies(rest.strip(), text)
+    if head == "warns":
+        if not rest.strip():
+            raise ExpectationError("`warns:` needs the text the warning must contain")
+        return Expectation(kind="warns", subject=rest.strip(), text=text)
     if head not in _NAMED:
         raise ExpectationError(_unknown(head))
     rest = rest.strip()

@@ -1,7 +1,9 @@
 """Running one corpus case: eager reference vs. compiled with the rules, then the expectations."""
 from __future__ import annotations
 
+import contextlib
 import difflib
+import logging
 import os
 import time
 import traceback
@@ -160,8 +162,10 @@ def _run(case: Case, base: str, rules, result: CaseResult, dynamic: Optional[boo
             who = "reference" if reference else "eager"
             result.failures.append(f"{who} raised on call {eager.failed_call + 1}: {_error_text(eager.error)}")
 
-    compiled_fn, backend = compile_case(fn, case, base, rules, dynamic)
-    compiled = run_calls(compiled_fn, fresh_inputs(make_inputs), case.mode, case.calls)
+    with _rewrite_warnings() as warned:
+        compiled_fn, backend = compile_case(fn, case, base, rules, dynamic)
+        compiled = run_calls(compiled_fn, fresh_inputs(make_inputs), case.mode, case.calls)
+    result.failures += _warning_problems(case.of_kind("warns"), warned)
     reports: List[Report] = list(getattr(backend, "reports", []))
     if compiled.error is not None and (matches or not (case.has("eager_raises") or refusals)):
         result.failures.append(f"compiled ({base}) raised on call {compiled.failed_call + 1}: "
@@ -187,3 +191,25 @@ def _run(case: Case, base: str, rules, result: CaseResult, dynamic: Optional[boo
     names = set(case.rules)
     result.trace = [c.line() for c in result.candidates if not names or c.rule in names]
     result.diff = graph_diff(reports)
+
+
+@contextlib.contextmanager
+def _rewrite_warnings():
+    """The messages the ``rewrite`` loggers warn with inside the block."""
+    messages: List[str] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = lambda record: messages.append(record.getMessage())
+    logger = logging.getLogger("rewrite")
+    logger.addHandler(handler)
+    try:
+        yield messages
+    finally:
+        logger.removeHandler(handler)
+
+
+def _warning_problems(expected, warned: List[str]) -> List[str]:
+    """A warning no ``warns`` line expects, and a ``warns`` line no warning matches."""
+    out = [f"rewrite warned, and no `warns:` line expects it: {w}" for w in warned
+           if not any(e.subject in w for e in expected)]
+    return out + [f"{e.text}: no warning of rewrite contains that" for e in expected
+                  if not any(e.subject in w for w in warned)]

@@ -12,6 +12,7 @@ import torch
 
 EXPECT = """
 fires: cond_captured_mutations
+warns: left to the compiler
 matches_eager exact
 inductor
 """

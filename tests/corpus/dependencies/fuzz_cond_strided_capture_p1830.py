@@ -10,6 +10,7 @@ import torch
 
 EXPECT = """
 rejects: cond_captured_mutations at rewrite because strides
+warns: left to the compiler
 matches_eager exact
 inductor
 """

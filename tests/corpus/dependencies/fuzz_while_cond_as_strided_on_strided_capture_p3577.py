@@ -11,6 +11,7 @@ import torch
 
 EXPECT = """
 rejects: while_loop_captured_mutations at rewrite because address storage
+warns: left to the compiler
 matches_eager exact
 inductor
 """

@@ -7,6 +7,7 @@ import torch
 
 EXPECT = """
 rejects: while_loop_captured_mutations at rewrite because share memory without a view
+warns: left to the compiler
 matches_eager exact
 inductor
 """
