@@ -17,12 +17,10 @@ from rewrite.engine.report import Candidate, Report
 from rewrite.testing import coverage as cov
 from rewrite.testing.case import CaseFormatError, discover, parse_case
 from rewrite.testing.checks import check_reports, op_count
-from rewrite.testing.console import print_run, shipped_rule_files
+from rewrite.testing.console import Progress, print_run, shipped_rule_files, table
 from rewrite.testing.expect import parse_expect_line
-from rewrite.testing.progress import Progress
 from rewrite.testing.runner import CaseResult, run_case
 from rewrite.testing.state import compare, snapshot
-from rewrite.testing.summary import table
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "corpus"
