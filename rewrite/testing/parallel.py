@@ -22,9 +22,14 @@ def default_jobs() -> int:
 
 
 def _init_worker(threads: int) -> None:
+    """In a worker process: its share of the CPU threads, and one Inductor compile thread (the
+    workers are the parallelism; a pool of compile processes per worker would cost more to start
+    than the few kernels of a case take to compile)."""
     import torch
+    import torch._inductor.config as inductor_config
 
     torch.set_num_threads(threads)
+    inductor_config.compile_threads = 1
 
 
 def _spawned_pool(workers: int, threads: int) -> ProcessPoolExecutor:
@@ -103,7 +108,11 @@ def _run_captured(path: str, base: str, rules) -> Outcome:
     torch's C++ print) and its warnings kept for :meth:`Outcome.replay`."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        # pytest's own filters while an item runs: each warning once per place, deprecations
+        # every time; the caller's filters apply again when they are replayed.
+        warnings.simplefilter("default")
+        warnings.filterwarnings("always", category=DeprecationWarning)
+        warnings.filterwarnings("always", category=PendingDeprecationWarning)
         sys.stdout.flush()
         sys.stderr.flush()
         saved = os.dup(1), os.dup(2)
