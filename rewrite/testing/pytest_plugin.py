@@ -32,7 +32,7 @@ MARKERS = (
 # Unless --corpus-jobs is given, fewer corpus items than this run in pytest's process: starting a
 # worker (a Python process that imports torch) costs more than it saves.
 MIN_CASES_AHEAD = 8
-_PLANNED = pytest.StashKey[list]()
+_PLANNED = pytest.StashKey[tuple]()     # (workers, [(path, base) of each corpus item])
 _AHEAD = pytest.StashKey[object]()
 
 
@@ -61,7 +61,7 @@ def plan_cases_ahead(config, items: list) -> None:
     if jobs <= 1:
         return
     items[:] = [item for item in items if not isinstance(item, CaseItem)] + cases
-    config.stash[_PLANNED] = [jobs - 1, [(item.path, item.base) for item in cases]]
+    config.stash[_PLANNED] = (jobs - 1, [(item.path, item.base) for item in cases])
 
 
 def start_cases_ahead(session) -> None:
