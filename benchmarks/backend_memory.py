@@ -9,7 +9,8 @@ each, so Dynamo compiles each once), calling each compiled function once.  Resid
 sampled every 100 graphs after a garbage collection.  ``aot_eager`` is the reference: Dynamo's
 own caches (guards, code objects, compiled graphs) grow with the number of programs whatever the
 backend does, so what the rewrite backend adds is the difference in growth, next to the number of
-reports and graphs it holds.  Writes benchmarks/results/backend_memory.txt; nothing is asserted.
+reports and graphs it holds.  Writes the current page benchmarks/results/backend_memory.{md,json};
+nothing is asserted.
 """
 from __future__ import annotations
 
@@ -24,8 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
+from results_page import RESULTS, publish, run_info, text_block  # noqa: E402
 
-RESULTS = Path(__file__).parent / "results"
+TITLE = "memory of a process whose backend compiles many graphs"
+
 PROGRAM = """
 def f_{i}(x, d):
     x[1:-1].add_(d * {c})
@@ -65,23 +68,24 @@ def worker(backend_name: str, graphs: int) -> dict:
     return {"backend": backend_name, "samples": samples}
 
 
-def main() -> int:
+def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--graphs", type=int, default=1000)
     ap.add_argument("--worker", choices=("aot_eager", "rewrite"))
-    args = ap.parse_args()
+    ap.add_argument("--results", type=Path, default=RESULTS, metavar="DIR",
+                    help="folder of the current page backend_memory.{md,json} (default benchmarks/results)")
+    args = ap.parse_args(argv)
     if args.worker:
         print(json.dumps(worker(args.worker, args.graphs)))
         return 0
-    from common import machine, stamp, write_results
 
+    current = run_info(__file__, {"graphs": args.graphs}, argv)
     runs = []
     for name in ("aot_eager", "rewrite"):
         out = subprocess.run([sys.executable, __file__, "--worker", name, "--graphs", str(args.graphs)],
                              capture_output=True, text=True, check=True)
         runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
-    lines = [f"backend_memory  {stamp()}", f"machine: {machine()}",
-             f"{args.graphs} distinct programs per backend, each compiled once (fullgraph) and called once; "
+    lines = [f"{args.graphs} distinct programs per backend, each compiled once (fullgraph) and called once; "
              "resident memory after gc.collect()", ""]
     lines.append(f"{'graphs':>7} " + " ".join(f"{r['backend'] + ' MiB':>14}" for r in runs)
                  + f" {'rewrite reports':>16} {'kept graphs':>12}")
@@ -98,9 +102,20 @@ def main() -> int:
                      f"{growth[r['backend']]:.1f} MiB per 1000 graphs")
     lines.append(f"rewrite adds {growth['rewrite'] - growth['aot_eager']:.1f} MiB per 1000 graphs over aot_eager "
                  f"in the second half (reports kept: at most {runs[-1]['samples'][-1]['reports']})")
-    write_results(RESULTS / "backend_memory.txt", lines)
     print("\n".join(lines))
+    current.update(runs=runs, growth_mib_per_1000=growth, text=lines)
+    publish("backend_memory", TITLE, current, headline(current), lambda run: text_block(run["text"]), args.results)
     return 0
+
+
+def headline(current: dict) -> dict:
+    """The history row's figures: what rewrite adds over aot_eager, and the reports it keeps."""
+    growth = current["growth_mib_per_1000"]
+    last = current["runs"][-1]["samples"][-1]
+    return {"graphs": last["graphs"],
+            "growth MiB per 1000 graphs, aot_eager / rewrite": f"{growth['aot_eager']:.1f} / {growth['rewrite']:.1f}",
+            "rewrite adds MiB per 1000 graphs": f"{growth['rewrite'] - growth['aot_eager']:.1f}",
+            "reports kept": last["reports"]}
 
 
 if __name__ == "__main__":

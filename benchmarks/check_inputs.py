@@ -29,6 +29,25 @@ rule r{i}
 """
 
 
+# A rule body that passes the checker: roots whose in-place forms Inductor compiles, and
+# conditions that need no fact table.
+CLEAN_ROOTS = ("aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor", "aten.div.Tensor", "aten.slice_scatter",
+               "aten.select_scatter", "aten.index_put", "aten.copy")
+
+CLEAN_RULE = """\
+# rule {i}: a realistic rule body that checks clean
+rule r{i}
+  match      y = {root}(x: node, other, ...)
+  path       p = y ->* last through u: chain_{g}
+                 when u.args[0] is current and not used_after(current, u)
+  where      not is_input(x) and not used_after(x, y) and not is_view(x)
+  safe       not overlaps(other, x)
+             and same_layout(y, x)
+  rewrite    reinplace(y); reinplace_path(p)
+  priority   {priority}
+"""
+
+
 def one_root_rules(n: int, root: str = "aten.add") -> str:
     """``n`` rules with one root op, identical patterns and priority: every pair overlaps."""
     return "".join(f"rule r{i}\n  match y = {root}(x, ...)\n  where is_input(x)\n  rewrite reinplace(y)\n\n"
@@ -51,6 +70,21 @@ def valid_file(size: int) -> str:
         total += len(text)
         i += 1
     return "".join(parts)
+
+
+def clean_file(size: int) -> str:
+    """At most ``size`` bytes (UTF-8) of rules that ``rewrite check`` passes without an error:
+    what a large, real rule file would be."""
+    head = "".join(f"opset chain_{g} = aten.index_put | aten.slice_scatter | aten.copy\n" for g in range(16))
+    parts: List[str] = [head, "\n"]
+    total, i = len(head) + 1, 0
+    while True:
+        text = CLEAN_RULE.format(i=i, root=CLEAN_ROOTS[i % len(CLEAN_ROOTS)], g=i % 16, priority=i % 97) + "\n"
+        if total + len(text) > size:
+            return "".join(parts)
+        parts.append(text)
+        total += len(text)
+        i += 1
 
 
 def unknown_ops_file(n: int) -> str:
@@ -80,7 +114,7 @@ def errors_file(n_errors: int, size: int) -> str:
 
 def seed_files() -> List[Path]:
     """The files mutations start from: the shipped rules and the malformed corpus (regular files
-    only: the corpus has a link to /dev/zero)."""
+    only)."""
     files = sorted((REPO / "rules").glob("*.rules")) + sorted((REPO / "tests" / "lang" / "malformed").rglob("*.rules"))
     return [f for f in files if f.is_file() and not f.is_symlink()]
 

@@ -1,11 +1,8 @@
 """Small helpers shared by the benchmarks and examples/mutation_bugs.py: the two real mutation
-cases, the machine description written into results files, steady-state timing, and peak
-resident memory."""
+cases, steady-state timing, peak resident memory and Dynamo's compilations (what the result pages
+record about a run is in results_page.py)."""
 from __future__ import annotations
 
-import datetime
-import os
-import platform
 import statistics
 import time
 
@@ -55,21 +52,6 @@ def composed_inputs(rows: int, slice_rows: int, n_indices: int, cols: int = 4, s
 
 
 # ---------------------------------------------------------------------------------- measuring
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return (f"{cpu}; {len(os.sched_getaffinity(0))} cores available; Python {platform.python_version()}; "
-            f"torch {torch.__version__}; {platform.system()} {platform.release()}")
-
-
-def stamp() -> str:
-    return datetime.datetime.now().isoformat(timespec="seconds")
-
 
 def _sync(args) -> None:
     if any(isinstance(a, torch.Tensor) and a.is_cuda for a in args):
@@ -128,12 +110,6 @@ def same(a, b) -> bool:
     if isinstance(a, (tuple, list)):
         return isinstance(b, (tuple, list)) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     return a == b
-
-
-def write_results(out, lines) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(lines) + "\n")
-    print(f"written to {out}")
 
 
 class CompileWatch:

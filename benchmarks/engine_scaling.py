@@ -21,7 +21,9 @@ leave (for the report; skipped above 20,000 nodes).  Inductor's is
 ``reinplace_inplaceable_ops(FakeTensorUpdater(gm), gm.graph)``, timed without building the
 ``FakeTensorUpdater`` (in ``post_grad_passes`` that is built once and shared by several passes).
 
-Nothing is asserted; the goals in the summary lines are reported, not enforced.
+Writes the current page benchmarks/results/engine_scaling.{md,json} (a new run replaces it and adds
+its row to the page's history).  Nothing is asserted; the goals in the summary lines are reported,
+not enforced.
 """
 from __future__ import annotations
 
@@ -44,11 +46,11 @@ from torch.fx.experimental.proxy_tensor import make_fx
 from torch.fx.passes.fake_tensor_prop import FakeTensorProp
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import machine, stamp, write_results  # noqa: E402
+from results_page import RESULTS, publish, run_info, text_block  # noqa: E402
 
 from rewrite.engine.ruleset import RuleSet  # noqa: E402
 
-RESULTS = Path(__file__).parent / "results" / "engine_scaling.txt"
+TITLE = "the rule engine's pass and Inductor's reinplacing on graphs of 1k to 50k nodes"
 BLOCKS, SLICE, ROWS, COLS, NIDX = 4, 8, 64, 4, 4
 
 
@@ -164,15 +166,15 @@ def main(argv=None) -> int:
     p.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 50000], help="approximate node counts")
     p.add_argument("--repeats", type=int, default=5, help="runs per measurement (at most)")
     p.add_argument("--budget", type=float, default=45.0, help="seconds of timed runs per measurement before stopping early")
-    p.add_argument("--out", type=Path, default=RESULTS)
+    p.add_argument("--results", type=Path, default=RESULTS, metavar="DIR",
+                   help="folder of the current page engine_scaling.{md,json} (default benchmarks/results)")
     args = p.parse_args(argv)
 
     rule_set = RuleSet.load()
     template = trace_layer()
     per_layer = sum(1 for n in template.graph.nodes if n.op not in ("placeholder", "output"))
+    current = run_info(__file__, {"sizes": args.sizes, "repeats": args.repeats, "budget_s": args.budget}, argv)
     lines = [
-        f"engine_scaling  {stamp()}",
-        f"machine: {machine()}",
         f"rules: the {len(rule_set)} shipped rules and dependencies; graph: {per_layer} ATen nodes per layer "
         f"({BLOCKS} slice add_ + index_copy_ blocks on one {ROWS}x{COLS} buffer, plus pointwise work)",
         "median over runs on deep copies; 'runs' is ours/inductor; "
@@ -183,7 +185,7 @@ def main(argv=None) -> int:
         f"{'legality':>8} {'ownership':>9} {'copy measure':>12}",
     ]
     print("\n".join(lines), flush=True)
-    measured = {}
+    measured, rows = {}, []
     for target in args.sizes:
         layers = max(1, round((target - 5) / per_layer))
         gm = build(layers, template)
@@ -197,6 +199,12 @@ def main(argv=None) -> int:
                f"{share(fired, 'legality'):>8} {share(fired, 'ownership'):>9} {share(fired, 'copy_measure'):>12}")
         print(row, flush=True)
         lines.append(row)
+        seconds = getattr(fired, "seconds", {})
+        rows.append({"nodes": nodes, "layers": layers, "runs_ours": n_ours, "runs_inductor": n_ind,
+                     "ours_ms": round(t_ours * 1e3, 1), "inductor_ms": round(t_ind * 1e3, 1), "fired": int(fired),
+                     "scatters": [count(gm, scatter), count(ours_gm, scatter), count(ind_gm, scatter)],
+                     "shares": {k: round(seconds.get(k, 0.0) / seconds["total"], 3)
+                                for k in ("legality", "ownership", "copy_measure")} if seconds.get("total") else None})
         if target == min(args.sizes):
             check = f"  check at {nodes} nodes: rewritten graphs compute the same outputs and buffers as the original: " \
                     f"ours {'yes' if outputs_match(gm, ours_gm, layers) else 'NO'}, " \
@@ -216,8 +224,24 @@ def main(argv=None) -> int:
         summary.append(f"at ~10k nodes ours/inductor = {o10 / i10:.2f} (goal <= 1.0: {'met' if o10 <= i10 else 'NOT met'})")
     print("\n".join(summary))
     lines += [""] + summary
-    write_results(args.out, lines)
+    current.update(rows=rows, text=lines)
+    publish("engine_scaling", TITLE, current, headline(rows), lambda run: text_block(run["text"]), args.results)
     return 0
+
+
+def headline(rows) -> dict:
+    """The history row's figures: ours and Inductor's ms per size, their ratio at ~10k nodes and
+    how each grows from ~10k to ~50k nodes."""
+    out = {f"{r['nodes']:,} nodes ours / Inductor ms": f"{r['ours_ms']:.0f} / {r['inductor_ms']:.0f}" for r in rows}
+    by_size = {round(r["nodes"], -4): r for r in rows}
+    if 10000 in by_size:
+        r10 = by_size[10000]
+        out["ours/Inductor at ~10k"] = f"{r10['ours_ms'] / r10['inductor_ms']:.2f}"
+        if 50000 in by_size:
+            r50 = by_size[50000]
+            out["50k/10k time ratio ours / Inductor"] = (f"{r50['ours_ms'] / r10['ours_ms']:.2f} / "
+                                                        f"{r50['inductor_ms'] / r10['inductor_ms']:.2f}")
+    return out
 
 
 if __name__ == "__main__":

@@ -11,8 +11,9 @@ ResNet + BatchNorm training step (SGD), an AdamW foreach step alone, and a Llama
 in DDP on 2 processes over gloo on 127.0.0.1.  For each, per backend: correctness against eager
 after each of the first 3 calls, the copies left in the final graphs Inductor lowers and their
 traffic, median latency (backends interleaved), compile time, recompiles, and the rules that
-fired.  Then recompile sweeps under dynamic=True.  The results (markdown, and JSON with every
-copy and a graph excerpt around it) go to benchmarks/results/models_<date>.{md,json}.
+fired.  Then recompile sweeps under dynamic=True.  The results go to the current page
+benchmarks/results/models.{md,json} (every copy with its source line); the full JSON, with a graph
+excerpt around every copy, goes to the scratch folder bench_out/ (ignored by git), named there.
 """
 from __future__ import annotations
 
@@ -32,12 +33,12 @@ sys.path.insert(0, str(HERE.parent))   # this checkout's rewrite, not an install
 
 import torch  # noqa: E402
 
-from common import machine, stamp  # noqa: E402
+from results_page import RESULTS, SCRATCH, publish, run_info, shown_path  # noqa: E402
 from zoo_measure import BACKENDS, prime_process, run_program, run_sweep  # noqa: E402
 from zoo_programs import INFERENCE, SWEEP_CALLS, SWEEP_POINTS, static_decode_sweep, zoo  # noqa: E402
 from zoo_report import DEFINITIONS, program_details, sweep_lines, table  # noqa: E402
 
-RESULTS = HERE / "results"
+TITLE = "the model zoo on eager, stock Inductor and rewrite"
 
 
 def free_port() -> int:
@@ -95,13 +96,12 @@ def run_sweeps(args) -> list:
     ]
 
 
-def report(args, results, sweeps, seconds) -> list:
-    lines = [f"# Model zoo: stock Inductor vs rewrite ({stamp()})", "",
-             f"machine: {machine()}", "",
-             f"transformers {_version('transformers')}; torch threads {args.threads}; "
-             f"{args.calls} timed calls after {args.warmup} warm-up calls (+3 checked calls); "
-             f"torch.compile mode: {args.mode or 'default'}; total run time {seconds / 60:.1f} min", "",
-             DEFINITIONS, "", *table(results), ""]
+def report(current: dict) -> list:
+    """The page's body, from the current run's JSON alone (so it can be rebuilt from it)."""
+    results, sweeps = current["programs"], current["sweeps"]
+    lines = [f"transformers {current['transformers']}; total run time {current['minutes']:.1f} min"
+             + (f"; full JSON with graph excerpts: `{current['scratch']}` (not in git)" if current.get("scratch") else ""),
+             "", DEFINITIONS, "", *table(results), ""]
     if sweeps:
         lines += ["## Recompile sweeps (dynamic=True)", "",
                   f"Static cache: a new cache for each (cache length, prompt length) in {list(SWEEP_POINTS)}, "
@@ -113,7 +113,41 @@ def report(args, results, sweeps, seconds) -> list:
             lines += [f"### {r['name']}", "", f"**failed**: {r['error']}", ""]
         else:
             lines += program_details(r)
-    return lines
+    return lines[:-1] if lines[-1] == "" else lines
+
+
+def without_excerpts(value):
+    """``value`` with every copy's graph excerpt left out (they are most of the JSON's size)."""
+    if isinstance(value, dict):
+        return {k: without_excerpts(v) for k, v in value.items() if k != "excerpt"}
+    if isinstance(value, list):
+        return [without_excerpts(v) for v in value]
+    return value
+
+
+def headline(current: dict) -> dict:
+    """The history row's figures: programs correct under rewrite, and per program the copy
+    traffic and the latency of stock Inductor and rewrite."""
+    results = [r for r in current["programs"] if not r.get("error")]
+    ok = sum(1 for r in results if (r["backends"].get("rewrite", {}).get("correct") or {}).get("ok"))
+    out = {"correct under rewrite": f"{ok} of {len(current['programs'])} programs"}
+    cells_traffic, cells_ms = [], []
+    for r in results:
+        ind, rw = r["backends"].get("inductor", {}), r["backends"].get("rewrite", {})
+        if rw.get("error") or ind.get("error"):
+            cells_traffic.append(f"{r['name']} " + ("stock failed" if ind.get("error") else "rewrite failed"))
+            continue
+        if ind.get("copies") and rw.get("copies"):
+            cells_traffic.append(f"{r['name']} {ind['copies']['traffic'] / 2 ** 20:.2f} / {rw['copies']['traffic'] / 2 ** 20:.2f}")
+        if ind.get("median_ms") and rw.get("median_ms"):
+            cells_ms.append(f"{r['name']} {ind['median_ms']:.2f} / {rw['median_ms']:.2f}")
+    out["copy traffic MiB per call, stock / rewrite"] = ", ".join(cells_traffic) or "-"
+    out["ms per call, stock / rewrite"] = ", ".join(cells_ms) or "-"
+    for s in current["sweeps"]:
+        b = s["backends"]
+        out[f"sweep recompiles stock / rewrite ({s['name']})"] = \
+            f"{b.get('inductor', {}).get('recompiles')} / {b.get('rewrite', {}).get('recompiles')}"
+    return out
 
 
 def _version(package: str) -> str:
@@ -138,13 +172,18 @@ def main(argv=None) -> int:
     p.add_argument("--no-ddp", action="store_true", help="skip the DDP program")
     p.add_argument("--no-sweeps", action="store_true", help="skip the recompile sweeps")
     p.add_argument("--ddp-timeout", type=int, default=900, help="seconds before the DDP workers are stopped")
-    p.add_argument("--out", type=Path, default=None,
-                   help="results file stem (default benchmarks/results/models_<date>)")
+    p.add_argument("--results", type=Path, default=RESULTS, metavar="DIR",
+                   help="folder of the current page models.{md,json} (default benchmarks/results)")
+    p.add_argument("--scratch", type=Path, default=SCRATCH, metavar="DIR",
+                   help="folder of the full JSON with graph excerpts (default bench_out/, ignored by git)")
     args = p.parse_args(argv)
     if importlib.util.find_spec("transformers") is None:
         print("benchmarks/models.py needs transformers: python -m pip install -e '.[models]'", file=sys.stderr)
         return 2
     torch.set_num_threads(args.threads)
+    current = run_info(__file__, {"programs": args.programs, "calls": args.calls, "warmup": args.warmup,
+                                  "threads": args.threads, "mode": args.mode or "default", "ddp": not args.no_ddp,
+                                  "sweeps": not args.no_sweeps}, argv)
     t0 = time.monotonic()
     prime_process()
     results = []
@@ -156,15 +195,14 @@ def main(argv=None) -> int:
     if not args.no_ddp:
         print("== DDP", flush=True)
         results.append(run_ddp(args))
-    lines = report(args, results, sweeps, time.monotonic() - t0)
-    print("\n".join(lines))
-    stem = args.out or RESULTS / f"models_{stamp()[:10]}"
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    stem.with_suffix(".md").write_text("\n".join(lines) + "\n")
-    stem.with_suffix(".json").write_text(json.dumps(
-        {"stamp": stamp(), "machine": machine(), "args": {k: str(v) for k, v in vars(args).items()},
-         "backends": BACKENDS, "programs": results, "sweeps": sweeps}, indent=1, default=str) + "\n")
-    print(f"written to {stem.with_suffix('.md')} and .json")
+    full = args.scratch / f"models_{current['date'][:10]}_{current['commit']}.json"
+    current.update(transformers=_version("transformers"), minutes=round((time.monotonic() - t0) / 60, 1),
+                   scratch=shown_path(full), backends=BACKENDS, programs=results, sweeps=sweeps)
+    full.parent.mkdir(parents=True, exist_ok=True)
+    full.write_text(json.dumps(current, indent=1, default=str) + "\n")
+    print("\n".join(report(current)))
+    publish("models", TITLE, without_excerpts(json.loads(json.dumps(current, default=str))), headline(current),
+            report, args.results)
     return 0
 
 

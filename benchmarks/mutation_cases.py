@@ -6,7 +6,9 @@
 Everything runs under torch.inference_mode().  For each case and backend: 3 calls on fresh
 inputs checked against eager (outputs and every mutated input), then steady-state timing (warm-up,
 then the median of --calls calls), then the peak resident memory above the steady resident set
-during a few more calls (Linux only; tracks the per-call clone stock Inductor keeps).
+during a few more calls (Linux only; tracks the per-call clone stock Inductor keeps).  Writes the
+current page benchmarks/results/mutation_cases.{md,json}, or mutation_cases_cuda on a CUDA device
+(a new run replaces it and adds its row to the page's history).
 """
 from __future__ import annotations
 
@@ -17,12 +19,13 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import (composed, composed_inputs, composed_small_slice, machine, peak_extra_mib, same,  # noqa: E402
-                    stamp, steady_ms, while_cond_mutation, write_results)
+from common import (composed, composed_inputs, composed_small_slice, peak_extra_mib, same, steady_ms,  # noqa: E402
+                    while_cond_mutation)
+from results_page import RESULTS, cpu_machine, publish, run_info, text_block  # noqa: E402
 
 from rewrite.backend import make_backend  # noqa: E402
 
-RESULTS = Path(__file__).parent / "results" / "mutation_cases.txt"
+TITLE = "the two mutation cases on eager, stock Inductor and rewrite"
 
 
 def cases(args):
@@ -56,7 +59,9 @@ def main(argv=None) -> int:
     p.add_argument("--slice", type=int, default=1024, help="rows in the small slice")
     p.add_argument("--indices", type=int, default=256)
     p.add_argument("--calls", type=int, default=20, help="timed calls per measurement (median reported)")
-    p.add_argument("--out", type=Path, default=RESULTS)
+    p.add_argument("--results", type=Path, default=RESULTS, metavar="DIR",
+                   help="folder of the current page (default benchmarks/results): mutation_cases.{md,json}, "
+                        "or mutation_cases_cuda.{md,json} for a CUDA device")
     p.add_argument("--device", default="cpu", help="device of the inputs (cpu, cuda)")
     p.add_argument("--threads", type=int, default=1,
                    help="torch threads, also used by Inductor's kernels (default 1: on small shared VMs waking "
@@ -64,8 +69,13 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     torch.set_num_threads(args.threads)
 
-    lines = [f"mutation_cases  {stamp()}", f"machine: {machine()}",
-             f"field {args.rows}x4 float32 ({args.rows * 4 / 2 ** 20:.1f}M elements, {args.rows * 16 / 2 ** 20:.0f} MiB), "
+    machine = cpu_machine()
+    if args.device.startswith("cuda"):
+        machine += f"; GPU: {torch.cuda.get_device_name(torch.device(args.device))}"
+    current = run_info(__file__, {"rows": args.rows, "slice": args.slice, "indices": args.indices, "calls": args.calls,
+                                  "device": args.device, "threads": args.threads}, argv, machine)
+    rows = []
+    lines = [f"field {args.rows}x4 float32 ({args.rows * 4 / 2 ** 20:.1f}M elements, {args.rows * 16 / 2 ** 20:.0f} MiB), "
              f"{args.indices} indices; torch.inference_mode(); median of {args.calls} calls after 3 warm-up calls; "
              f"torch threads: {torch.get_num_threads()}; device: {args.device}",
              "peak MiB: " + ("CUDA caching-allocator peak above what was allocated before 5 more calls"
@@ -88,9 +98,11 @@ def main(argv=None) -> int:
                     ms = steady_ms(compiled, make_inputs(), calls=args.calls)
                     peak = peak_extra_mib(compiled, make_inputs())
                 except Exception as exc:  # e.g. a torch release that cannot compile the program
-                    row = f"{name:<38} {backend:<9} failed: {type(exc).__name__}: {str(exc).splitlines()[0][:90]}"
+                    error = f"{type(exc).__name__}: {str(exc).splitlines()[0][:90]}"
+                    row = f"{name:<38} {backend:<9} failed: {error}"
                     print(row, flush=True)
                     lines.append(row)
+                    rows.append({"case": name, "backend": backend, "error": error})
                     continue
                 reference = reference or results
                 eager_ms = eager_ms or ms
@@ -100,8 +112,31 @@ def main(argv=None) -> int:
                        f"{'n/a' if peak is None else f'{peak:.1f}':>9}  {fired}")
                 print(row, flush=True)
                 lines.append(row)
-    write_results(args.out, lines)
+                rows.append({"case": name, "backend": backend, "ms": round(ms, 4), "matches_eager": same(results, reference),
+                             "peak_mib": None if peak is None else round(peak, 1), "fired": fired})
+    current.update(rows=rows, text=lines)
+    name = "mutation_cases_cuda" if args.device.startswith("cuda") else "mutation_cases"
+    publish(name, TITLE + (" on CUDA" if name.endswith("cuda") else ""), current, headline(rows),
+            lambda run: text_block(run["text"]), args.results)
     return 0
+
+
+def headline(rows) -> dict:
+    """The history row's figures: per case, ms per call on eager / stock Inductor / rewrite, with
+    a wrong result or a failure marked and the peak memory of the compiled ones."""
+    out = {}
+    for case in dict.fromkeys(r["case"] for r in rows):
+        cells = []
+        for r in (r for r in rows if r["case"] == case):
+            if "error" in r:
+                cells.append(f"{r['backend']} failed")
+                continue
+            cell = f"{r['ms']:.3f}" + ("" if r["matches_eager"] else " wrong")
+            if r["backend"] != "eager" and r["peak_mib"]:
+                cell += f" (+{r['peak_mib']:.1f} MiB)"
+            cells.append(cell)
+        out[f"case {case}"] = " / ".join(cells)
+    return out
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ from rewrite.analysis.fake import graph_fake_mode
 from rewrite.eager_graph import runnable_as_aten
 from rewrite.engine.report import Report, log
 from rewrite.engine.ruleset import RuleSet
+from rewrite.stages import POST_GRAD
 
 BASES = ("inductor", "eager")
 #: Reports a backend keeps (the oldest are dropped): a long-running process compiles many graphs.
@@ -171,7 +172,7 @@ class RewriteBackend:
     def _warn_if_passes_off(self, patches: Dict[str, Any], mode: Optional[str]) -> None:
         """``mode="lite"`` (or the options) turn Inductor's pass pipelines off, and with them the
         rules that run inside it; say so rather than report nothing."""
-        off = [(flag, stages) for flag, stages in (("use_post_grad_passes", ("inference", "forward", "backward")),
+        off = [(flag, stages) for flag, stages in (("use_post_grad_passes", POST_GRAD),
                                                     ("use_joint_graph_passes", ("joint",)))
                if patches.get(flag) is False and any(self.rule_set.runs_at(s) for s in stages)]
         for flag, stages in off:
@@ -183,7 +184,7 @@ class RewriteBackend:
         from torch._inductor import config
 
         out = dict(patches)
-        if any(self.rule_set.runs_at(s) for s in ("inference", "forward", "backward")):
+        if any(self.rule_set.runs_at(s) for s in POST_GRAD):
             out["post_grad_custom_post_pass"] = _passes(patches.get("post_grad_custom_post_pass",
                                                                     config.post_grad_custom_post_pass),
                                                         RulePass(self.rule_set, self._log))

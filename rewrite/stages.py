@@ -39,6 +39,9 @@ STAGE_GROUPS: Dict[str, Tuple[str, ...]] = {"post_grad": ("inference", "forward"
 
 POST_GRAD = STAGE_GROUPS["post_grad"]
 
+#: The stages whose graphs are ATen graphs: the joint graph and the post-grad graphs.
+ATEN_STAGES: Tuple[str, ...] = tuple(s.name for s in STAGES.values() if s.graph == "aten")
+
 #: The stage a rule (dependency) runs in when it does not say.
 DEFAULT_STAGE = {"rule": ("post_grad",), "dependency": ("dynamo",)}
 

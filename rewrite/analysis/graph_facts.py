@@ -18,7 +18,7 @@ import torch.fx as fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 from torch.multiprocessing.reductions import StorageWeakRef
 
-from rewrite.analysis import layout_maps, mutation, op_families, regions, repeats
+from rewrite.analysis import earlier_passes, layout_maps, mutation, op_families, regions, repeats
 from rewrite.analysis.copy_op import is_materialized_copy
 from rewrite.analysis.fake import fake_mode_of, fake_value
 from rewrite.analysis.inductor_reinplace import simulate
@@ -249,6 +249,24 @@ class GraphFacts:
     def overwriting_write(self, n) -> Optional[fx.Node]:
         found = self._overwritten_read(n)
         return found[1] if found else None
+
+    # ------------------------------------------------------------------ earlier passes
+
+    def output_roles(self) -> List[str]:
+        """What AOTAutograd does with each output of this graph (``earlier_passes.output_roles``)."""
+        return earlier_passes.output_roles(self.graph, self.graph_kind)
+
+    def late_reads(self, w) -> List[earlier_passes.LateRead]:
+        """The reads after the original write ``w`` that the program made before it."""
+        if not isinstance(w, fx.Node) or w not in self.original_writes:
+            return []
+        return earlier_passes.late_reads(self.graph, self.original_writes, self.output_roles(), only=w)
+
+    def overwrites_later_read(self, w) -> Verdict:
+        reads = self.late_reads(w)
+        if not reads:
+            return no()
+        return yes("; ".join(r.describe() for r in reads) + f": {earlier_passes.CULPRIT}")
 
     # ------------------------------------------------------------------ materialization
 

@@ -21,6 +21,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 import torch
 import torch.fx as fx
 
+from rewrite.analysis import earlier_passes
 from rewrite.analysis import layout_maps as lm
 from rewrite.analysis import op_families
 from rewrite.analysis.fake import fake_value
@@ -188,14 +189,22 @@ def storage_addressed_scatter_change(created, erased, old_args) -> str:
 def aliasing_change(roots_before: Sequence[fx.Node], roots_after: Sequence[fx.Node],
                     graph: Optional[fx.Graph] = None) -> str:
     """Compare the memory each output is (its alias root) before and after a change; the
-    reason the change is visible to the caller, or "".  An output AOTAutograd returns as an
-    alias of an input (``aot_output_aliases_input``) may become that input's memory: AOT
-    regenerates it from the input's base with the graph output's layout, which is right only
-    when the output is that input (fuzz program 2083: a private copy came back at offset 0)."""
-    aliases = aot_output_aliases_input(graph, len(roots_after)) if graph is not None else [False] * len(roots_after)
+    reason the change is visible to the caller, or "".  What AOTAutograd does with the graph's
+    outputs (``earlier_passes.output_roles``) decides where it is known: an output it returns as
+    an alias of an input may become that input's memory (it regenerates it from the input's base
+    with the graph output's layout, which is right only when the output is that input: fuzz
+    program 2083, a private copy came back at offset 0); one it returns as a tensor of its own
+    must not be an input's memory after the change, and may stop being one (a pass before ours
+    made it one: issue 23), and so may a tensor saved for backward.  Elsewhere an output keeps
+    the memory it had."""
+    roles = tensor_output_roles(graph, len(roots_after)) if graph is not None else ["unknown"] * len(roots_after)
     for i, (rb, ra) in enumerate(zip(roots_before, roots_after)):
-        if aliases[i] and ra.op == "placeholder" and rb.op != "placeholder":
+        if roles[i] == "alias" and ra.op == "placeholder" and rb.op != "placeholder":
             continue
+        if roles[i] == "own" or (roles[i] == "saved" and ra.op != "placeholder"):
+            if ra.op == "placeholder":
+                return f"output {i} would be the memory of input `{ra.name}`, which it is not in the program"
+            continue              # (a tensor saved for backward may get memory of its own)
         if (rb.op == "placeholder" or ra.op == "placeholder") and rb is not ra:
             if ra.op == "placeholder":
                 return f"output {i} would be the memory of input `{ra.name}`, which it is not in the program"
@@ -207,26 +216,17 @@ def aliasing_change(roots_before: Sequence[fx.Node], roots_after: Sequence[fx.No
     return ""
 
 
-def aot_output_aliases_input(graph: fx.Graph, n_outputs: int) -> List[bool]:
-    """For each of ``graph``'s ``n_outputs`` tensor outputs: does AOTAutograd, compiling it now,
-    return it to the caller as an alias of an input (``OutputType.alias_of_input`` or
-    ``is_input`` in its metadata)?  Only when the graph's inputs and outputs are exactly the
-    ones that metadata describes (the top graph of an inference compilation, not a subgraph);
-    all False when unknown."""
-    out = [False] * n_outputs
-    try:
-        from torch._functorch._aot_autograd.schemas import OutputType
-        from torch._guards import TracingContext
-
-        ctx = TracingContext.try_get()
-        info = getattr(getattr(ctx, "fw_metadata", None), "output_info", None)
-    except Exception:  # noqa: BLE001 - another torch: no metadata, nothing allowed
-        return out
-    inputs = getattr(getattr(ctx, "fw_metadata", None), "input_info", None)
-    placeholders = len(graph.find_nodes(op="placeholder"))
-    if not info or len(info) != n_outputs or inputs is None or len(inputs) != placeholders:
-        return out
-    return [o.output_type in (OutputType.alias_of_input, OutputType.is_input) for o in info]
+def tensor_output_roles(graph: fx.Graph, n_outputs: int) -> List[str]:
+    """``earlier_passes.output_roles`` for each of ``graph``'s ``n_outputs`` tensor outputs, in
+    order; all ``"unknown"`` where the outputs are nested or the counts disagree."""
+    unknown = ["unknown"] * n_outputs
+    items = earlier_passes.output_items(graph)
+    if any(isinstance(item, (list, tuple)) for item in items):
+        return unknown
+    roles = earlier_passes.output_roles(graph)
+    tensor_roles = [roles[i] for i, item in enumerate(items)
+                    if i < len(roles) and isinstance(item, fx.Node) and isinstance(fake_value(item), torch.Tensor)]
+    return tensor_roles if len(tensor_roles) == n_outputs else unknown
 
 
 def output_tensors(graph: fx.Graph) -> list:

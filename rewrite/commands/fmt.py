@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import sys
 
-from rewrite.lang.limits import MAX_FILE_BYTES
-
 
 def add_parser(subparsers):
     p = subparsers.add_parser("fmt", help="format rule files in place",
@@ -18,10 +16,9 @@ def run(args) -> int:
     # cli.build_parser imports every command module: lark and the rule loader at the top would add
     # tens of milliseconds to every `rewrite` run
     from rewrite.lang.diagnostics import RulesError, format_diagnostic, format_report  # lazy: CLI start-up
-    from rewrite.lang.loader import expand  # lazy: CLI start-up
+    from rewrite.lang.loader import MAX_FILE_BYTES, SourceError, expand, read_rules_text  # lazy: CLI start-up
     from rewrite.lang.parser import BOM  # lazy: CLI start-up
     from rewrite.lang.printer import format_source  # lazy: CLI start-up
-    from rewrite.lang.sources import SourceError, read_rules_text  # lazy: CLI start-up
 
     files, diags = expand(args.paths)
     status = 0
@@ -35,8 +32,11 @@ def run(args) -> int:
             with open(path, "rb") as f:
                 bom = BOM if f.read(3) == BOM.encode("utf-8") else ""
         except (SourceError, OSError) as exc:
-            where = f":{exc.position[0]}:{exc.position[1]}" if getattr(exc, "position", None) else ""
-            print(f"{path}{where}: error: cannot read: {getattr(exc, 'reason', None) or exc}", file=sys.stderr)
+            located = getattr(exc, "located", None)
+            where = f":{located[0]}:{located[1]}" if located else ""
+            hint = getattr(exc, "hint", None)
+            print(f"{path}{where}: error: cannot read: {getattr(exc, 'reason', None) or exc}"
+                  + (f"\n  hint: {hint}" if hint else ""), file=sys.stderr)
             status = 2
             continue
         try:

@@ -16,7 +16,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         description="Generate seeded random programs that mutate tensors (views, indexed updates, "
                     "aliased inputs, training, dynamic shapes, while_loop/cond), run each under eager, "
                     "the rewrite backend and the backend it is judged against, 3 calls on the same "
-                    "tensors, and classify every difference: ours (rewrite wrong, stock right), stock, "
+                    "tensors, and classify every difference: ours (rewrite wrong, stock or aot_eager right), stock, "
                     "both.  Failures are minimized and written as corpus cases.  See docs/fuzz.md.")
     p.add_argument("--n", type=int, default=100, help="programs (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
@@ -37,7 +37,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--steer", action=argparse.BooleanOptionalAction, default=None,
                    help="coverage steering (default: on with --rules)")
     p.add_argument("--coverage", action="store_true", help="print the rule coverage table (always with --rules)")
-    p.add_argument("--aot-eager", action="store_true", help="also run torch's aot_eager backend (reported, not judged)")
+    p.add_argument("--aot-eager", action="store_true", help="run torch's aot_eager backend on every program (it always runs where a backend failed: "
+                        "a rewrite failure is ours where aot_eager or its judge is right); lists the programs "
+                        "where aot_eager itself is wrong, by cause")
     p.add_argument("--no-minimize", dest="minimize", action="store_false", help="write failures as they are")
     p.add_argument("--max-minimize", type=int, default=12, metavar="K",
                    help="minimize at most K failing programs (one per kind of failure first; default 12)")

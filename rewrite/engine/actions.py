@@ -148,6 +148,53 @@ class Editor:
         copy = self.copy_of(value, before=reader)
         self.txn.replace_reads(reader, value, copy)
 
+    def copy_late_reads(self, write) -> None:
+        """Every alias of the memory ``write`` changes that is read after it, where the program
+        read it before (``earlier_passes.late_reads``), is copied into a buffer of its own just
+        before the first such write; those readers read the copy."""
+        if not isinstance(write, fx.Node):
+            raise ActionError(f"copy_late_reads needs a write node, got {write!r}")
+        reads = self.ctx.facts.late_reads(write)
+        if not reads:
+            raise ActionError(f"nothing reads what {write.name} writes after it")
+        self.copy_for_readers(reads)
+
+    def copy_for_readers(self, reads) -> None:
+        """For each read (``earlier_passes.LateRead`` or ``MisplacedOutput``): its reader reads a
+        copy of what it read, taken before the write it came after (or, for an output in an
+        input's memory, right before the output); one copy per value and place."""
+        groups = {}
+        for r in reads:
+            readers = groups.setdefault((r.operand, r.anchor), {})
+            readers.setdefault(r.reader, set()).update(r.positions)
+        for (operand, anchor), readers in groups.items():
+            copy = self.copy_of(self._defined_before(operand, anchor), before=anchor)
+            for reader, positions in readers.items():
+                if reader.op == "output":
+                    self._replace_output_items(reader, operand, copy, positions)
+                else:
+                    self.txn.replace_reads(reader, operand, copy)
+
+    def _defined_before(self, value: fx.Node, anchor: fx.Node) -> fx.Node:
+        """``value``, or its chain of views taken again just before ``anchor`` where ``value`` is
+        computed after it (a view reads nothing until its reader does)."""
+        if value < anchor:
+            return value
+        source = op_families.alias_source(value)
+        others = [n for n in value.all_input_nodes if n is not source]
+        if source is None or not op_families.is_view_node(value) or any(not n < anchor for n in others):
+            raise ActionError(f"{value.name} is computed after {anchor.name}: no copy of it can be taken before")
+        earlier = self._defined_before(source, anchor)
+        return self.txn.copy_node(value, lambda n: earlier if n is source else n, before=anchor)
+
+    def _replace_output_items(self, output: fx.Node, old: fx.Node, new: fx.Node, positions) -> None:
+        items = output.args[0]
+        if not isinstance(items, (list, tuple)):
+            self.txn.set_args(output, (new,) + tuple(output.args[1:]))
+            return
+        changed = type(items)(new if i in positions and item is old else item for i, item in enumerate(items))
+        self.txn.set_args(output, (changed,) + tuple(output.args[1:]))
+
     def materialize_hazards(self, writes=None) -> None:
         """Repair the lowering hazards of ``writes`` (default: the writes this transaction
         created) by copying what is read."""

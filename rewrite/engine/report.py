@@ -99,7 +99,7 @@ class Candidate:
     node: str                # name of the root node the rule was tried on
     graph: str               # which graph: "forward", "backward", "inference", "dynamo", a subgraph name
     stopped_at: Optional[str]  # one of STEPS, or None when the rule fired
-    reason: str = ""         # e.g. "alias_used_between(arg0_1, slice_scatter, copy_) is true (index_select reads arg0_1)"
+    reason: str = ""         # stopped: why, e.g. "alias_used_between(arg0_1, slice_scatter, copy_) is true (index_select reads arg0_1)"
     reached: Tuple[str, ...] = ()  # steps whose check ran (for coverage)
     before: Tuple[str, ...] = ()   # fired: names of the nodes the rewrite removed
     after: Tuple[str, ...] = ()    # fired: names of the nodes it created
@@ -112,7 +112,8 @@ class Candidate:
     def line(self) -> str:
         head = f"{self.rule} @ {self.location} on {self.node} [{self.graph}]"
         if self.fired:
-            return f"{head}: fired; removed {', '.join(self.before) or '-'}; added {', '.join(self.after) or '-'}"
+            why = f" ({self.reason})" if self.reason else ""
+            return f"{head}: fired; removed {', '.join(self.before) or '-'}; added {', '.join(self.after) or '-'}{why}"
         return f"{head}: rejected by {self.stopped_at}: {self.reason}"
 
 
@@ -130,6 +131,8 @@ class Report:
     copies_after: List = field(default_factory=list)   # rewrite.analysis.copies.Copy left after the pass
     iterations: int = 0
     warnings: List[str] = field(default_factory=list)
+    repairs: List[str] = field(default_factory=list)   # what the engine's nets repaired of the passes
+    #                                                    before ours (``RuleSet._repair_earlier_passes``)
     cache_hit: bool = False                     # served from Inductor's FX graph cache: not rewritten
     seconds: Dict[str, float] = field(default_factory=dict)   # "total" and the parts: "legality" (the
     #   check under every rewrite), "ownership" (simulating Inductor's reinplacing after the rules),
@@ -161,6 +164,7 @@ class Report:
         if self.copies is not None:
             lines.append("  " + self.copies.describe())
         lines += ["  " + c.line() for c in self.candidates]
+        lines += ["  repaired: " + r for r in self.repairs]
         lines += ["  warning: " + w for w in self.warnings]
         return "\n".join(lines)
 

@@ -28,7 +28,7 @@ import torch.fx as fx
 
 from rewrite import stages as S
 from rewrite.analysis import copies as copy_count
-from rewrite.analysis import inductor_reinplace, op_families
+from rewrite.analysis import earlier_passes, inductor_reinplace, op_families
 from rewrite.analysis.graph_facts import GraphFacts, hop_subgraphs, subgraph_written_placeholders
 from rewrite.analysis.legality import Legality
 from rewrite.analysis.op_names import op_display_name
@@ -53,6 +53,11 @@ GROWTH_SLACK = 1000
 #: Graphs larger than this are not measured against stock Inductor's final graph (the
 #: measurement runs Inductor's reinplacing twice).
 COPY_MEASURE_LIMIT = 20000
+
+
+class EarlierPassError(RuntimeError):
+    """What Inductor's passes before ours did to a graph changed what it computes, and could not
+    be repaired: compilation stops rather than produce a wrong program."""
 
 
 class DependencyError(RuntimeError):
@@ -231,6 +236,8 @@ class RuleSet:
         for key, value in st.seconds.items():
             report.seconds[key] = report.seconds.get(key, 0.0) + value
         if stage in S.POST_GRAD and st.legality is not None and not st.left_to_inductor:
+            with _timed(report.seconds, "earlier_passes"):
+                self._repair_earlier_passes(st, report)
             with _timed(report.seconds, "ownership"):
                 return self._own_inductor_reinplacing(st, report)
         return None
@@ -308,6 +315,8 @@ class RuleSet:
             for stage, guard in rule.guards:
                 reached.append(stage)
                 ok, detail = guard(ctx)
+                if ok and stage == "where":
+                    cand.reason = detail           # why the rule applies, kept when it fires
                 if not ok:
                     if path_note and stage == "where":
                         detail = f"{detail} ({path_note})"
@@ -448,6 +457,48 @@ class RuleSet:
         cand.reached = tuple(reached)
         trace_log.debug("%s", cand.line())
         return cand
+
+    # ------------------------------------------------------------------ Inductor's earlier passes
+
+    def _repair_earlier_passes(self, st: _GraphState, report: Report) -> None:
+        """The net under the repair rules for what Inductor's functional passes before ours did
+        (``analysis/earlier_passes.py``): a value read after a copy-back the program read before
+        it, or an output in an input's memory where the program returns one of its own, gets a
+        copy of its own (taken before the write), checked by the legality check.  Then the
+        semantic model confirms that the graph as it runs computes what its functional reading
+        does; a graph that does not is never compiled."""
+        graph, roles = st.graph, st.facts.output_roles()
+        reads = earlier_passes.late_reads(graph, st.facts.original_writes, roles)
+        covered = {(r.operand, p) for r in reads if r.reader.op == "output" for p in r.positions}
+        found = reads + [m for m in earlier_passes.misplaced_outputs(graph, roles) if (m.node, m.position) not in covered]
+        if found:
+            txn = Transaction(st.root, graph, strict=self.strict, on_new_node=self._on_new_node(st))
+            st.ctx.txn = txn
+            try:
+                st.ctx.edit.copy_for_readers(found)
+                txn.validate()
+                verdict = st.legality.check(txn.created, txn.to_erase, txn.old_args)
+                if not verdict:
+                    raise _Refused(verdict.why)
+                txn.commit()
+            except Exception as e:  # noqa: BLE001
+                txn.rollback()
+                raise EarlierPassError(f"{st.label}: {found[0].describe()}: {earlier_passes.CULPRIT}, and it could "
+                                       f"not be repaired: {e}") from e
+            finally:
+                st.ctx.txn = None
+            st.legality.note_committed(list(txn.old_args) + list(txn.created))
+            st.facts.note_changed(list(txn.old_args) + list(txn.created))
+            for f in found:
+                note = f"{st.label}: {f.describe()}: {earlier_passes.CULPRIT}; it reads a copy taken before " \
+                       f"`{f.anchor.name}` instead"
+                report.repairs.append(note)
+                log.info("%s", note)
+        why = earlier_passes.functional_reading_kept(graph, st.facts.original_writes, roles) \
+            or "; ".join(m.describe() for m in earlier_passes.misplaced_outputs(graph, roles))
+        if why:
+            raise EarlierPassError(f"{st.label}: the graph as Inductor would run it does not compute what the "
+                                   f"program does ({why}); refusing to compile it")
 
     # ------------------------------------------------------------------ Inductor's reinplacing
 

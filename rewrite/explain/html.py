@@ -59,6 +59,7 @@ def _section(report: Report, title: str, anchor: str, drawn: Dict[tuple, tuple])
     parts.append(_candidate_table(report.candidates))
     parts.append(_pictures(report, change, anchor, title, drawn))
     parts.append(_code(report, change))
+    parts += [f'<p class="warning">repaired: {escape(r)}</p>' for r in report.repairs]
     parts += [f'<p class="warning">warning: {escape(w)}</p>' for w in report.warnings]
     parts.append("</section>")
     return "\n".join(parts)

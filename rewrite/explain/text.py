@@ -67,6 +67,7 @@ def render_report(report: Report, title: str = "") -> str:
             out += ["  " + line for line in candidate_lines(c)]
     else:
         out.append("  (no rule matched any node)")
+    out += [f"  repaired: {r}" for r in report.repairs]
     out += [f"  warning: {w}" for w in report.warnings]
     return "\n".join(out)
 

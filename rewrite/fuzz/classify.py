@@ -1,32 +1,50 @@
-"""Who is wrong: the class of a program on one base, from the rewrite backend's outcome and
-that of the backend it is judged against (stock Inductor; on the eager base, the rules-free
-eager pipeline).
+"""Who is wrong: the class of a program on one base, from the outcomes of the rewrite backend,
+the backend it is judged against (stock Inductor; on the eager base, the rules-free eager
+pipeline) and torch's reference pipeline ``aot_eager`` (AOTAutograd without any of Inductor's
+passes), where they ran.
 
-* ``ours``: rewrite is wrong or crashes, stock is right;
-* ``stock``: stock is wrong or crashes, rewrite is right;
-* ``both``: both are wrong or crash (a crash stock shares is not ours);
-* ``ok``: both match eager;
+* ``ours``: rewrite is wrong or crashes, and its judge or torch's ``aot_eager`` is right (where
+  either is right, rewrite must be right: issue 23);
+* ``stock``: the judge is wrong or crashes, rewrite is right;
+* ``both``: rewrite is wrong or crashes and so is every backend it is compared with that ran
+  (a limit of torch: a crash they share is not ours);
+* ``ok``: rewrite and the judge match eager;
 * ``skipped``: Dynamo cannot compile the program (under ``fullgraph=True``).
 """
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Iterable, Mapping
 
 CLASSES = ("ours", "both", "stock", "ok", "skipped")   # worst first
+#: base -> (the rewrite backend, the backend it is judged against); the backends are described
+#: in :mod:`rewrite.fuzz.oracle`, which runs them
+BASE_BACKENDS = {"eager": ("rewrite-eager", "pipeline-eager"), "inductor": ("rewrite-inductor", "inductor")}
+#: torch's reference pipeline: where it is right, a wrong rewrite is ours whatever the judge did
+#: (on the Inductor base the judge is stock Inductor, the other reference)
+REFERENCES = ("aot_eager",)
 
 
-def classify(rewrite, stock: Optional[object]) -> str:
-    """``rewrite``, ``stock``: :class:`rewrite.fuzz.oracle.Outcome` (``stock`` None when it did
-    not run because rewrite matched eager)."""
-    if rewrite.status == "unsupported" and (stock is None or stock.status == "unsupported"):
+def references(base: str) -> tuple:
+    """The backends a rewrite failure on ``base`` is compared with: its judge, then torch's
+    reference pipeline.  (Stock Inductor is no reference for the eager base: it compiles code
+    where the eager base runs the graph as it is, and a graph of symbolic sizes that no eager
+    run can execute is a limit of running graphs eagerly, which aot_eager shares.)"""
+    return (BASE_BACKENDS[base][1],) + REFERENCES
+
+
+def classify(outcomes: Mapping[str, object], base: str) -> str:
+    """The class on ``base`` from ``outcomes`` (backend name -> :class:`rewrite.fuzz.oracle.Outcome`,
+    those that ran: the judge does not run on the eager base when rewrite matched eager, the
+    references only when some backend failed)."""
+    rewrite = outcomes[BASE_BACKENDS[base][0]]
+    judge = outcomes.get(BASE_BACKENDS[base][1])
+    compared = [outcomes[name] for name in references(base) if name in outcomes]
+    if rewrite.status == "unsupported" and all(o.status == "unsupported" for o in compared):
         return "skipped"
-    rewrite_bad = rewrite.status != "ok"                 # a lone "cannot compile" is a crash of ours
-    stock_bad = stock is not None and stock.status != "ok"
-    if rewrite_bad and stock_bad:
-        return "both"
-    if rewrite_bad:
-        return "ours"
-    if stock_bad:
+    if rewrite.status != "ok":                           # a lone "cannot compile" is a crash of ours
+        right = any(o.status == "ok" for o in compared)
+        return "ours" if right or not compared else "both"
+    if judge is not None and judge.status != "ok":
         return "stock"
     return "ok"
 
@@ -45,9 +63,6 @@ def same_failure(verdict, base: str, want_class: str, want) -> bool:
     """Does ``verdict`` show the failure ``want`` (a verdict) showed on ``base``: same class, same
     kind of outcome (wrong / crash, and the same exception type) for each backend that failed?
     The minimizer keeps a smaller program only while this holds."""
-    # lazy: cycle with rewrite.fuzz.oracle (it imports this module), and it imports torch
-    from rewrite.fuzz.oracle import BASE_BACKENDS
-
     if verdict.classes.get(base) != want_class:
         return False
     for name in BASE_BACKENDS[base]:

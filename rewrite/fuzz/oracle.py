@@ -25,7 +25,7 @@ import torch
 from rewrite.backend import make_backend
 from rewrite.engine.report import Candidate
 from rewrite.engine.ruleset import RuleSet
-from rewrite.fuzz.classify import classify, overall
+from rewrite.fuzz.classify import BASE_BACKENDS, classify, overall
 from rewrite.fuzz.program import Program
 from rewrite.fuzz.reference import CALLS, load
 from rewrite.testing.execute import Run, fresh_inputs, run_calls
@@ -33,8 +33,6 @@ from rewrite.testing.state import compare
 
 BACKENDS = ("rewrite-eager", "pipeline-eager", "rewrite-inductor", "inductor", "aot_eager")
 REWRITE_BACKENDS = ("rewrite-eager", "rewrite-inductor")
-# base -> (the rewrite backend, the backend it is judged against)
-BASE_BACKENDS = {"eager": ("rewrite-eager", "pipeline-eager"), "inductor": ("rewrite-inductor", "inductor")}
 FLOAT_TOLERANCE = 1e-5   # rtol and atol for programs with inexact float math (exact ones: equal)
 
 STATUSES = ("ok", "wrong", "crash", "unsupported")
@@ -176,19 +174,19 @@ def evaluate(program: Program, reference: Run, bases: Sequence[str], factory: Ba
     """Run ``program`` on each base: the rewrite backend, then the backend it is judged against.
     On the eager base the rules-free pipeline only runs when rewrite is wrong (to tell a wrong
     rule from a wrong pipeline); stock Inductor always runs, so its own wrong results are listed.
-    A program Dynamo cannot trace is skipped on every base at the first sign."""
+    Where rewrite or its judge is wrong, torch's ``aot_eager`` runs too (always with
+    ``aot_eager``): a rewrite failure is ours where it or stock Inductor is right.  A program
+    Dynamo cannot trace is skipped on every base at the first sign."""
     verdict = Verdict()
     for base in bases:
         ours, judge_with = BASE_BACKENDS[base]
         rw = verdict.outcomes[ours] = run_backend(program, ours, reference, factory)
-        stock = None
         if base != "eager" or rw.status != "ok":
-            stock = verdict.outcomes[judge_with] = run_backend(program, judge_with, reference, factory)
-        verdict.classes[base] = classify(rw, stock)
-        if verdict.classes[base] == "skipped":
-            for other in bases:
-                verdict.classes[other] = "skipped"
+            verdict.outcomes[judge_with] = run_backend(program, judge_with, reference, factory)
+        if classify(verdict.outcomes, base) == "skipped":
+            verdict.classes = {other: "skipped" for other in bases}
             return verdict
-    if aot_eager:
+    if "aot_eager" not in verdict.outcomes and (aot_eager or any(o.bad for o in verdict.outcomes.values())):
         verdict.outcomes["aot_eager"] = run_backend(program, "aot_eager", reference, factory)
+    verdict.classes = {base: classify(verdict.outcomes, base) for base in bases}
     return verdict

@@ -7,8 +7,7 @@ import statistics
 from collections import Counter, defaultdict
 from typing import Dict, List
 
-from rewrite.fuzz.classify import CLASSES
-from rewrite.fuzz.oracle import BASE_BACKENDS
+from rewrite.fuzz.classify import BASE_BACKENDS, CLASSES, references
 from rewrite.fuzz.session import FuzzRun
 from rewrite.fuzz.worker import ProgramResult
 
@@ -37,6 +36,24 @@ def backend_seconds(run: FuzzRun) -> Dict[str, dict]:
                 times[name].append(o.seconds)
     return {name: {"runs": len(ts), "mean_s": round(statistics.fmean(ts), 4),
                    "median_s": round(statistics.median(ts), 4)} for name, ts in times.items()}
+
+
+def aot_eager_failures(run: FuzzRun) -> Dict[str, List[int]]:
+    """Programs where torch's ``aot_eager`` (no Inductor pass at all) is itself wrong or raises,
+    by cause: the exception's type and first line, or the first thing that differs from eager
+    (an output, an input's state, the memory an output shares).  Such programs are limits of
+    torch (views of one base passed as several inputs and the like), not of the rules."""
+    causes: Dict[str, List[int]] = defaultdict(list)
+    for r in run.results:
+        o = r.verdict.outcomes.get("aot_eager") if r.verdict is not None else None
+        if o is None or not o.bad:
+            continue
+        if o.status == "crash":
+            cause = f"raises {o.error_type}: {o.detail[:100]}"
+        else:
+            cause = "wrong " + o.detail.split(":", 1)[0].split("[", 1)[0]
+        causes[cause].append(r.index)
+    return dict(sorted(causes.items(), key=lambda kv: (-len(kv[1]), kv[0])))
 
 
 def rate(run: FuzzRun) -> float:
@@ -77,6 +94,7 @@ def to_json(run: FuzzRun) -> dict:
         "programs_seconds": round(run.programs_seconds, 2),
         "programs_per_second": round(rate(run), 3),
         "counts": class_counts(run),
+        "aot_eager_failures": aot_eager_failures(run),
         "backend_seconds": backend_seconds(run),
         "failures": failures,
         "errors": [{"index": r.index, "status": r.status, "error": r.error} for r in run.results
@@ -125,10 +143,11 @@ def format_run(run: FuzzRun, coverage: bool = False, verbose: bool = False) -> s
     secs = backend_seconds(run)
     lines.append("  seconds per program: " + ", ".join(f"{name} {s['mean_s']:.2f} ({s['runs']})"
                                                          for name, s in secs.items()))
-    aot = [r.index for r in run.results if r.verdict and "aot_eager" in r.verdict.outcomes
-           and r.verdict.outcomes["aot_eager"].bad]
-    if run.config.aot_eager:
-        lines.append(f"  aot_eager wrong or raising in {len(aot)} program(s)" + (f": {', '.join(f'p{i}' for i in aot)}" if aot else ""))
+    aot = aot_eager_failures(run)
+    ran = sum(1 for r in run.results if r.verdict and "aot_eager" in r.verdict.outcomes)
+    lines.append(f"  aot_eager ran on {ran} program(s) (every one with --aot-eager, else where a backend failed); "
+                 f"wrong or raising in {sum(map(len, aot.values()))}" + (", by cause:" if aot else ""))
+    lines += [f"    {len(ids)}x {cause}: {', '.join(f'p{i}' for i in ids)}" for cause, ids in aot.items()]
     failing = run.with_class("ours", "both", "stock")
     if failing:
         lines.append("")
@@ -151,7 +170,7 @@ def _failure_lines(run: FuzzRun, r: ProgramResult, verbose: bool) -> List[str]:
     base = v.failing_base()
     out = [f"  p{r.index} {v.cls.upper()} on base {base} ({r.program.mode}"
            f"{', dynamic' if r.program.dynamic else ''}, {r.program.size} statements)"]
-    for name in BASE_BACKENDS[base]:
+    for name in (BASE_BACKENDS[base][0],) + references(base):
         if name in v.outcomes:
             out.append(f"    {name}: {v.outcomes[name].describe()[:300]}")
     m = run.minimized.get(r.index)

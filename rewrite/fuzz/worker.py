@@ -12,12 +12,11 @@ import warnings
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
-from rewrite.fuzz.classify import classify, same_failure
+from rewrite.fuzz.classify import BASE_BACKENDS, classify, references, same_failure
 from rewrite.fuzz.features import Knobs
 from rewrite.fuzz.generator import generate
-from rewrite.fuzz.minimize import minimize
-from rewrite.fuzz.oracle import BASE_BACKENDS, BackendFactory, Verdict, evaluate, run_backend
-from rewrite.fuzz.program import Program
+from rewrite.fuzz.oracle import BackendFactory, Verdict, evaluate, run_backend
+from rewrite.fuzz.program import Program, minimize
 from rewrite.fuzz.reference import InvalidProgram, reference
 from rewrite.fuzz.steer import SteerState
 
@@ -191,10 +190,12 @@ def run_program(task: ProgramTask, rules: Optional[Sequence[str]] = None) -> Pro
 
 def failure_predicate(task: MinimizeTask, fac: BackendFactory):
     """Does a smaller program still fail like ``task.program`` on ``task.base``?  The backend
-    that failed runs first, so most non-failing candidates cost one compile."""
+    that failed runs first, so most non-failing candidates cost one compile; the reference
+    pipelines that made it ours (or both) run as they did."""
     ours, stock = BASE_BACKENDS[task.base]
     want_class = task.verdict.classes[task.base]
     order = [stock, ours] if want_class == "stock" else [ours, stock]
+    order += [name for name in references(task.base) if name in task.verdict.outcomes and name not in order]
 
     def still_fails(candidate: Program) -> bool:
         try:
@@ -207,7 +208,7 @@ def failure_predicate(task: MinimizeTask, fac: BackendFactory):
             old = task.verdict.outcomes.get(name)
             if old is not None and old.bad and outcome.status != old.status:
                 return False
-        verdict.classes[task.base] = classify(verdict.outcomes[ours], verdict.outcomes.get(stock))
+        verdict.classes[task.base] = classify(verdict.outcomes, task.base)
         return same_failure(verdict, task.base, want_class, task.verdict)
 
     return still_fails

@@ -13,13 +13,12 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from rewrite import stages as S
 from rewrite import vocab as V
 from rewrite.lang import ast as A
-from rewrite.lang import emit_cache
-from rewrite.lang.diagnostics import Diagnostic, error
+from rewrite.lang import cache
+from rewrite.lang.diagnostics import Diagnostic, Suggester, error
 from rewrite.lang.ops import (
     HIGHER_ORDER, OPS, OpLookupError, OpRef, argument_names, argument_types, max_positional, overload_schemas,
 )
 from rewrite.lang.overlaps import find_overlaps
-from rewrite.lang.suggest import Suggester
 from rewrite.vocab import Registry, default_registry
 
 PATH_ONLY = ("current",)
@@ -487,17 +486,17 @@ class _Checker:
 
     def _compilable(self, op: OpRef, span: A.Span, what: str) -> None:
         """Only ops Inductor can compile may be emitted (under CI it refuses more fallbacks)."""
-        reason = emit_cache.cannot_compile(op)
+        reason = cache.cannot_compile(op)
         if reason is not None:
             self.report(error(f"{what} would create {op.dotted}, which Inductor cannot compile", span, hint=reason))
             return
-        reason = emit_cache.hidden_alias(op)
+        reason = cache.hidden_alias(op)
         if reason is not None:
             self.report(error(f"{what} would create {op.dotted}, whose result may be its input itself", span,
                               hint=reason))
 
     def _reinplace_compilable(self, op: OpRef, call: A.Call) -> None:
-        emitted = emit_cache.reinplace_emits(op)
+        emitted = cache.reinplace_emits(op)
         if emitted is None:
             self.report(error(f"'reinplace' has no in-place form of '{op.dotted}'", call.span,
                               hint="the op has no overload `op_` with the same arguments"))

@@ -2,22 +2,69 @@
 
 Every problem is one :class:`Diagnostic`; :func:`format_diagnostic` renders it the way compilers
 do (``path:line:col: error: message``, the source line, a caret, an optional ``hint:`` line), so
-bad rule input never surfaces as a Python traceback.
+bad rule input never surfaces as a Python traceback.  Reports are bounded: at most
+:data:`MAX_SHOWN` diagnostics are printed (the rest are counted) and as many "did you mean"
+suggestions computed (:class:`Suggester`).
+
+Lines are numbered by ``\\n`` alone, as the lexer counts them (:class:`LineTable`), so everything
+that turns an offset into a line or shows a line (spans, diagnostics, ``fmt``) agrees: a form
+feed, ``\\v`` or U+2028 inside a line never moves a caret.  A ``\\r`` before the ``\\n`` is not
+part of the shown line.
 """
 from __future__ import annotations
 
+import bisect
+import difflib
+import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterable, List, Mapping, Optional
+from functools import lru_cache
+from typing import Iterable, List, Mapping, Optional, Tuple
 
 from rewrite.lang.ast import Span
-from rewrite.lang.limits import MAX_SHOWN
-from rewrite.lang.lines import line_table
 
 ERROR = "error"
 WARNING = "warning"
-# Longest source line shown under a diagnostic (a longer one is cut around the caret).
-MAX_LINE_SHOWN = 200
+MAX_SHOWN = 200          # diagnostics printed per report, and "did you mean" suggestions per check
+MAX_LINE_SHOWN = 200     # longest source line shown under a diagnostic (a longer one is cut around the caret)
+
+
+# --------------------------------------------------------------------------- lines
+
+_NEWLINE = re.compile("\n")
+
+
+class LineTable:
+    def __init__(self, text: str):
+        self.text = text
+        self.starts: List[int] = [0] + [m.end() for m in _NEWLINE.finditer(text)]
+
+    def __len__(self) -> int:
+        """Number of lines (a text ending in ``\\n`` has an empty last line)."""
+        return len(self.starts)
+
+    def position(self, offset: int) -> Tuple[int, int]:
+        """1-based (line, column) of ``offset``; columns count code points."""
+        i = bisect.bisect_right(self.starts, offset) - 1
+        return i + 1, offset - self.starts[i] + 1
+
+    def line(self, n: int) -> Optional[str]:
+        """Line ``n`` (1-based) without its ``\\n`` (and ``\\r``), or None past the end."""
+        if not 1 <= n <= len(self.starts):
+            return None
+        end = self.starts[n] - 1 if n < len(self.starts) else len(self.text)
+        text = self.text[self.starts[n - 1]:end]
+        return text[:-1] if text.endswith("\r") else text
+
+
+@lru_cache(maxsize=4)
+def line_table(text: str) -> LineTable:
+    """The table of ``text``, built once (a report with many diagnostics in one big file asks for
+    it once per diagnostic)."""
+    return LineTable(text)
+
+
+# --------------------------------------------------------------------------- diagnostics
 
 
 @dataclass(frozen=True)
@@ -119,3 +166,29 @@ class RulesError(Exception):
         self.diagnostics = list(diagnostics)
         self.sources = dict(sources)
         super().__init__(format_report(self.diagnostics, self.sources))
+
+
+# --------------------------------------------------------------------------- "did you mean"
+
+
+class Suggester:
+    """"Did you mean" for unknown names, bounded: candidates are filtered by length before
+    difflib compares them, and one check computes at most ``budget`` suggestions (a file with
+    thousands of unknown names is reported without one for each: only the first diagnostics are
+    shown anyway)."""
+
+    def __init__(self, budget: int = MAX_SHOWN):
+        self.budget = budget
+
+    def close(self, word: str, candidates: Iterable[str], cutoff: float = 0.6) -> Optional[str]:
+        """The candidate most like ``word`` (difflib ratio >= ``cutoff``), or None; None without
+        looking once the budget is spent."""
+        if self.budget <= 0:
+            return None
+        self.budget -= 1
+        # ratio = 2 * matches / (len(a) + len(b)) <= 2 * min / (len(a) + len(b)): lengths that
+        # cannot reach the cutoff are skipped before difflib looks at them.
+        n = len(word)
+        near = [c for c in candidates if 2 * min(n, len(c)) >= cutoff * (n + len(c))]
+        found = difflib.get_close_matches(word, near, n=1, cutoff=cutoff)
+        return found[0] if found else None

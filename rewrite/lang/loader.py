@@ -9,14 +9,16 @@ never executes anything from the files.
 Rule files are untrusted input.  An include may only name a ``.rules`` file under the including
 file's folder or under a rule root (the folders of the files given to ``load``/``collect``,
 ``roots=[...]`` and the shipped rules folder), after resolving symbolic links; files are read only
-if they are regular files within the size caps (:mod:`rewrite.lang.sources`), and a file refused
-before it was parsed is never quoted in a diagnostic.  The bounds are in :mod:`rewrite.lang.limits`.
+if they are regular files within the size caps (:func:`read_rules_text`: checked before a file is
+opened for reading, and opened so that nothing can block), and a file refused before it was parsed
+is never quoted in a diagnostic.  The bounds are listed in docs/language.md, "Limits".
 """
 from __future__ import annotations
 
 import gc
 import hashlib
 import os
+import stat
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,13 +27,17 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, U
 from rewrite.lang import ast as A
 from rewrite.lang.checker import CheckResult, check
 from rewrite.lang.diagnostics import Diagnostic, RulesError, error, sort_diagnostics
-from rewrite.lang.limits import MAX_FILE_BYTES, MAX_FILES, MAX_INCLUDE_DEPTH, MAX_TOTAL_BYTES
 from rewrite.lang.ops import OPS, OpLookupError
-from rewrite.lang.parser import parse_with_diagnostics, quoted
-from rewrite.lang.sources import SourceError, read_rules_text
+from rewrite.lang.parser import parse_with_diagnostics, quoted, strip_bom
 from rewrite.vocab import Registry
 
 PathLike = Union[str, os.PathLike]
+
+# Bounds on what one load reads (docs/language.md, "Limits", says why).
+MAX_FILE_BYTES = 2 ** 20            # one rule file: 1 MiB
+MAX_TOTAL_BYTES = 64 * 2 ** 20      # all files of one load, includes included
+MAX_FILES = 1000                    # files of one load, includes included
+MAX_INCLUDE_DEPTH = 32              # include chain length
 
 
 def shipped_rules_dir() -> Path:
@@ -111,6 +117,105 @@ def expand(paths: Iterable[PathLike]) -> Tuple[List[str], List[Diagnostic]]:
     return files, diags
 
 
+# --------------------------------------------------------------------------- reading one file
+
+
+class SourceError(Exception):
+    """A file that cannot be used as a rule file.  ``position`` is the (line, col) of the problem
+    inside the file, when there is one (invalid UTF-8); ``whole_file``: the problem is the file as
+    a whole (its size), so a diagnostic points at its start."""
+
+    def __init__(self, reason: str, position: Optional[Tuple[int, int]] = None, hint: Optional[str] = None,
+                 whole_file: bool = False):
+        super().__init__(reason)
+        self.reason = reason
+        self.position = position
+        self.hint = hint
+        self.whole_file = whole_file
+
+    @property
+    def located(self) -> Optional[Tuple[int, int]]:
+        """Where a diagnostic about the file itself points: the problem's position, the file's
+        start for a problem with the whole file, else nowhere in it."""
+        return self.position or ((1, 1) if self.whole_file else None)
+
+
+def _too_large(size: int, limit: int) -> SourceError:
+    shown = f"{limit // 2 ** 20} MiB ({limit} bytes)" if limit % 2 ** 20 == 0 else f"{limit} bytes"
+    return SourceError(f"file too large ({size} bytes; the limit is {limit})", whole_file=True,
+                       hint=f"a rule file may be at most {shown}; rule files are a few KiB, so this one is "
+                            f"generated or not a rule file: split it into files that include each other")
+
+
+_NOT_REGULAR = "rule files must be regular files"
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_rules_text(path: str, limit: int) -> str:
+    """The text of the rule file at ``path`` (at most ``limit`` bytes), without a byte order mark."""
+    if "\0" in path:
+        raise SourceError("the path contains a NUL character")
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError) as exc:
+        raise SourceError(getattr(exc, "strerror", None) or str(exc)) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise SourceError(f"not a regular file ({_kind(info.st_mode)})", hint=_NOT_REGULAR)
+    if info.st_size > limit:
+        raise _too_large(info.st_size, limit)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise SourceError(exc.strerror or str(exc)) from None
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):  # replaced between the stat and the open
+            raise SourceError(f"not a regular file ({_kind(opened.st_mode)})", hint=_NOT_REGULAR)
+        size = opened.st_size
+        if size > limit:
+            raise _too_large(size, limit)
+        chunks, got = [], 0
+        while got <= size:  # one byte more than stat says, to notice a file that grows or lies
+            chunk = os.read(fd, size + 1 - got)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+    except OSError as exc:
+        raise SourceError(exc.strerror or str(exc)) from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) != size:
+        raise SourceError("the file changed size while being read (or is not an ordinary file on disk)")
+    return decode(data)
+
+
+def decode(data: bytes) -> str:
+    try:
+        return strip_bom(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        col = len(data[line_start:exc.start].decode("utf-8", errors="replace")) + 1
+        raise SourceError(f"not valid UTF-8 (byte 0x{data[exc.start]:02x})", (line, col)) from None
+
+
+# --------------------------------------------------------------------------- includes
+
+
 def _under(real: str, folder: str) -> bool:
     try:
         return os.path.commonpath([real, folder]) == folder
@@ -151,11 +256,10 @@ class _Reader:
             if include is not None:
                 where = f" (line {exc.position[0]}, column {exc.position[1]})" if exc.position else ""
                 self._problem(f"cannot read included file {quoted(include.path, 200)}: {exc.reason}{where}",
-                              include, path, hint=_limit_hint(exc.reason))
+                              include, path, hint=exc.hint)
             else:
-                span = A.Span(path, *exc.position) if exc.position else None
-                self.diagnostics.append(error(f"cannot read file: {exc.reason}", span, hint=_limit_hint(exc.reason),
-                                              path=path))
+                span = A.Span(path, *exc.located) if exc.located else None
+                self.diagnostics.append(error(f"cannot read file: {exc.reason}", span, hint=exc.hint, path=path))
             return
         self._bytes += len(text)
         if self._bytes > MAX_TOTAL_BYTES:
@@ -198,14 +302,6 @@ class _Reader:
                                "(load(..., roots=[...]); rewrite check --root FOLDER)")
             return None
         return target
-
-
-def _limit_hint(reason: str) -> Optional[str]:
-    if reason.startswith("file too large"):
-        return f"a rule file may be at most {MAX_FILE_BYTES} bytes"
-    if reason.startswith("not a regular file"):
-        return "rule files must be regular files"
-    return None
 
 
 @dataclass

@@ -6,7 +6,7 @@ dispatcher's ops (with their overloads and schemas' argument names) and the high
 registry before any attribute of ``torch.ops`` is touched.
 
 Checking needs only the table, not torch: in a process that has not imported torch, the table is
-read from a JSON file in the user's cache folder (:mod:`rewrite.lang.op_cache`), so ``rewrite
+read from a JSON file in the user's cache folder (:mod:`rewrite.lang.cache`), so ``rewrite
 check`` does not pay for importing torch.  Where torch is imported, the table is built from it
 (ops registered at run time included); an :class:`OpRef`'s ``target`` imports torch when asked.
 """
@@ -17,11 +17,22 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
-from rewrite.lang import op_cache
-from rewrite.lang.schema import Arg
-from rewrite.lang.suggest import Suggester
+from rewrite.lang import cache
+from rewrite.lang.diagnostics import Suggester
 
 HIGHER_ORDER = "higher_order"
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument of an op schema, as the checker needs it."""
+
+    name: str
+    type: str                 # "Tensor", "Optional[Tensor]", "List[Optional[Tensor]]", "int"...
+    kwarg_only: bool
+    has_default: bool
+    writes: bool              # ``Tensor(a!)``
+
 
 # namespace -> op name -> overload name ("default" for the unnamed one) -> its arguments
 Schemas = Dict[str, Tuple[Arg, ...]]
@@ -88,6 +99,29 @@ def build_table() -> Table:
     return table
 
 
+def cached_table() -> Optional[Table]:
+    """The table kept in the user's cache folder for the installed torch, or None."""
+    raw = cache.read_json("ops")
+    if raw is None:
+        return None
+    try:
+        return {str(ns): {str(name): {str(overload): tuple(Arg(str(a), str(t), bool(k), bool(d), bool(w))
+                                                           for a, t, k, d, w in args)
+                                      for overload, args in overloads.items()}
+                          for name, overloads in ops.items()}
+                for ns, ops in raw["ops"].items()}
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def store_table(table: Table) -> None:
+    """Keep ``table`` in the user's cache folder (failing to only costs the next run time)."""
+    cache.write_json("ops", {"ops": {ns: {name: {ov: [[a.name, a.type, a.kwarg_only, a.has_default, a.writes]
+                                                      for a in args]
+                                                 for ov, args in overloads.items()}
+                                          for name, overloads in ops.items()} for ns, ops in table.items()}})
+
+
 class OpTable:
     """The op names torch knows, per namespace.  A name that is not found makes the table be
     rebuilt from torch once per check run (:meth:`begin`), and only where that can help: when
@@ -111,12 +145,12 @@ class OpTable:
         if "torch" in sys.modules:
             self._set(build_table(), from_torch=True)
             return
-        cached = op_cache.read()
+        cached = cached_table()
         if cached is not None:
             self._set(cached, from_torch=False)
             return
         table = build_table()  # imports torch here, with nothing else registered: what the cache holds
-        op_cache.write(table)
+        store_table(table)
         self._set(table, from_torch=True)
 
     def _set(self, table: Table, from_torch: bool) -> None:

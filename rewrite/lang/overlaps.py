@@ -4,8 +4,8 @@ matches everything the other does (ISLE-style), so load order alone decides whic
 It stays near-linear in the number of rules: rules are grouped by priority and root op name;
 rules with identical patterns (binding names aside) form one class that is compared once; two
 classes are compared only if their literal, kind and nested-op arguments allow one to subsume the
-other (an index over those "signatures"); and at most :data:`~rewrite.lang.limits.
-MAX_OVERLAP_COMPARISONS` comparisons are made per load, past which one warning says the check
+other (an index over those "signatures"); and at most :data:`MAX_OVERLAP_COMPARISONS`
+comparisons are made per load, past which one warning says the check
 stopped.  Every set of rules connected by overlaps gets one warning.
 """
 from __future__ import annotations
@@ -16,11 +16,11 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from rewrite.lang import ast as A
 from rewrite.lang.diagnostics import Diagnostic, warning
-from rewrite.lang.limits import MAX_OVERLAP_COMPARISONS
 from rewrite.lang.ops import OpRef, contains, intersects
 
 Ops = Tuple[OpRef, ...]
 OpsOf = Callable[[A.OpPattern], Optional[Ops]]
+MAX_OVERLAP_COMPARISONS = 100_000   # pattern comparisons per load (docs/language.md, "Limits")
 SIGNATURE_POSITIONS = 6  # leading positional arguments that go into a signature
 SHOWN_RULES = 3          # rules named (with their locations) in a warning about a larger set
 HINT = "give one of them a priority, or make their patterns disjoint"

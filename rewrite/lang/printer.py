@@ -19,14 +19,15 @@ import math
 from dataclasses import dataclass
 from typing import Dict, List, Sequence
 
+from rewrite import stages as S
 from rewrite.lang import ast as A
-from rewrite.lang.diagnostics import RulesError
-from rewrite.lang.lines import line_table
+from rewrite.lang.diagnostics import RulesError, line_table
 from rewrite.lang.parser import Comment, parse_with_diagnostics, scan, strip_bom
+from rewrite.lang.syntax import DEPENDENCY_SECTIONS, RULE_SECTIONS
 
 WIDTH = 80
-RULE_KW = 10
-DEP_KW = 8
+RULE_KW = max(map(len, RULE_SECTIONS))          # "profitable"
+DEP_KW = max(map(len, DEPENDENCY_SECTIONS))     # "mutates", "fallback"
 
 
 # --------------------------------------------------------------------------- literals, patterns, expressions
@@ -176,7 +177,7 @@ def _rule_blocks(r: A.Rule) -> List[Block]:
     blocks.append(_section("match", RULE_KW, [f"{r.match.name} = {pattern(r.match.pattern)}"]))
     if r.path is not None:
         blocks.append(_section("path", RULE_KW, _path_lines(r.path, cond_indent)))
-    for kw in ("where", "profitable", "safe"):
+    for kw in S.GUARD_SECTIONS:
         cond = getattr(r, kw)
         if cond is not None:
             blocks.append(_section(kw, RULE_KW, _broken(cond, cond_indent)))

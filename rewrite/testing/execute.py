@@ -38,7 +38,10 @@ class Run:
 def run_calls(fn: Callable, inputs: tuple, mode: str, calls: int) -> Run:
     """Call ``fn(*inputs)`` ``calls`` times on the same tensors.  In training mode, after each
     call, backpropagate a fixed pseudo-random cotangent through every floating output that
-    requires grad; gradients of the inputs accumulate across calls like in a training loop."""
+    requires grad; gradients of the inputs accumulate across calls like in a training loop.
+    The cotangents are small integers, so that a program of integer values has exact gradients
+    whatever order a compiler sums them in (``randn`` ones made every reduction in a backward
+    differ from eager in the last bit under Inductor's fused loops)."""
     run = Run()
     for call in range(calls):
         try:
@@ -59,7 +62,8 @@ def _backward(outputs, seed: int) -> None:
     if not tensors:
         return
     gen = torch.Generator(device="cpu").manual_seed(seed)   # drawn on the CPU: same values on any device
-    cotangents = [torch.randn(t.shape, generator=gen, dtype=t.dtype, device="cpu").to(t.device) for t in tensors]
+    cotangents = [torch.randint(-3, 4, t.shape, generator=gen, device="cpu").to(dtype=t.dtype, device=t.device)
+                  for t in tensors]
     torch.autograd.backward(tensors, cotangents)
 
 

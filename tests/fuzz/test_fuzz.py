@@ -13,13 +13,12 @@ import torch
 from rewrite.cli import main
 from rewrite.engine.report import Candidate
 from rewrite.fuzz.classify import classify, overall, same_failure
-from rewrite.fuzz.emit import case_text, write_case
 from rewrite.fuzz.features import FeatureError, Knobs, parse_features
 from rewrite.fuzz.generator import build, generate
-from rewrite.fuzz.minimize import minimize
 from rewrite.fuzz.oracle import Outcome, Verdict, judge
-from rewrite.fuzz.program import Param, Program, Stmt
+from rewrite.fuzz.program import Param, Program, Stmt, minimize
 from rewrite.fuzz.reference import InvalidProgram, reference
+from rewrite.fuzz.session import case_text, write_case
 from rewrite.fuzz.steer import Coverage, Steering
 from rewrite.testing.case import parse_case
 from rewrite.testing.coverage import RuleInfo
@@ -187,7 +186,30 @@ def out(status, error_type=""):
     ("wrong", None, "ours"),
 ])
 def test_classify(ours, stock, expected):
-    assert classify(out(ours), out(stock) if stock else None) == expected
+    outcomes = {"rewrite-inductor": out(ours)}
+    if stock:
+        outcomes["inductor"] = out(stock)
+    assert classify(outcomes, "inductor") == expected
+
+
+@pytest.mark.parametrize("base, outcomes, expected", [
+    # stock wrong too, but aot_eager right: the failure is ours (issue 23)
+    ("inductor", {"rewrite-inductor": "wrong", "inductor": "wrong", "aot_eager": "ok"}, "ours"),
+    ("inductor", {"rewrite-inductor": "wrong", "inductor": "wrong", "aot_eager": "wrong"}, "both"),
+    ("inductor", {"rewrite-inductor": "crash", "inductor": "crash", "aot_eager": "crash"}, "both"),
+    ("inductor", {"rewrite-inductor": "ok", "inductor": "wrong", "aot_eager": "wrong"}, "stock"),
+    # the eager base: the rules-free pipeline and aot_eager; stock Inductor, which compiles what
+    # no eager run of a graph can execute (symbolic sizes), is no reference for it
+    ("eager", {"rewrite-eager": "wrong", "pipeline-eager": "wrong", "aot_eager": "ok"}, "ours"),
+    ("eager", {"rewrite-eager": "wrong", "pipeline-eager": "wrong", "aot_eager": "wrong", "inductor": "ok"}, "both"),
+    ("eager", {"rewrite-eager": "wrong", "pipeline-eager": "wrong", "aot_eager": "wrong"}, "both"),
+    # a rewrite-inductor that is right says nothing of the eager base
+    ("eager", {"rewrite-eager": "wrong", "pipeline-eager": "wrong", "aot_eager": "wrong",
+               "rewrite-inductor": "ok"}, "both"),
+    ("eager", {"rewrite-eager": "ok"}, "ok"),
+])
+def test_classify_with_reference_pipelines(base, outcomes, expected):
+    assert classify({name: out(status) for name, status in outcomes.items()}, base) == expected
 
 
 def test_overall_takes_the_worst_class():

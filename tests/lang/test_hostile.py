@@ -8,10 +8,10 @@ import pytest
 
 from rewrite.lang import loader
 from rewrite.lang.diagnostics import MAX_SHOWN, RulesError, error, format_report
-from rewrite.lang.limits import MAX_INCLUDE_DEPTH, MAX_NESTING
-from rewrite.lang.loader import collect, load
+from rewrite.lang.loader import MAX_INCLUDE_DEPTH, collect, load
 from rewrite.lang.parser import parse_with_diagnostics
 from rewrite.lang.printer import format_source
+from rewrite.lang.syntax import MAX_NESTING
 
 RULE = "rule {name}\n  match y = aten.add(x, ...)\n  where is_input(x)\n"
 SECRET = "SECRET-CONTENT-4242"
@@ -66,6 +66,30 @@ def test_devices_fifos_and_big_files_are_refused_before_reading(tmp_path, write,
     code, out = cli("check", fifo, "/dev/zero")
     assert code == 2 and "cannot read file: not a regular file (a FIFO)" in out
     assert "cannot read file: not a regular file (a device)" in out
+
+
+def test_a_rule_file_over_the_size_cap_is_refused_at_its_start_unparsed(tmp_path, cli, monkeypatch):
+    line = "# " + "x" * 97 + "\n"
+    at_cap = tmp_path / "at_cap.rules"
+    at_cap.write_text(line * (loader.MAX_FILE_BYTES // len(line)) + "#" * (loader.MAX_FILE_BYTES % len(line)))
+    assert at_cap.stat().st_size == loader.MAX_FILE_BYTES == 2 ** 20
+    assert cli("check", at_cap)[0] == 0
+    over = tmp_path / "over.rules"
+    over.write_text(at_cap.read_text() + "\n")
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("a file over the cap was parsed")
+
+    monkeypatch.setattr(loader, "parse_with_diagnostics", no_parsing)
+    size = 2 ** 20 + 1
+    hint = "  hint: a rule file may be at most 1 MiB (1048576 bytes); rule files are a few KiB"
+    for command in (["check"], ["fmt", "--check"]):
+        code, out = cli(*command, over)
+        assert code == 2, out
+        first, second = out.splitlines()[:2]
+        assert first == f"{over}:1:1: error: cannot read{' file' if command == ['check'] else ''}: file too large " \
+                        f"({size} bytes; the limit is 1048576)", out
+        assert second.startswith(hint) and "xxxx" not in out
 
 
 def test_include_chain_depth_is_limited(tmp_path, cli):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from rewrite.lang import op_cache, ops
+from rewrite.lang import ops
 from rewrite.lang.ops import OPS, OpTable, argument_names, max_positional
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,14 +27,14 @@ def test_the_table_agrees_with_torch():
 def test_cache_round_trip_and_bad_files(tmp_path, monkeypatch):
     monkeypatch.setenv("REWRITE_CACHE_DIR", str(tmp_path))
     table = ops.build_table()
-    assert op_cache.read() is None
-    op_cache.write(table)
+    assert ops.cached_table() is None
+    ops.store_table(table)
     [written] = list(tmp_path.glob("ops-*.json"))
     assert torch.__version__.split("+")[0] in written.name
-    assert op_cache.read() == table
+    assert ops.cached_table() == table
     for garbage in ("{", "[]", json.dumps({"format": 1, "ops": {"aten": {"add": {"Tensor": "x"}}}})):
         written.write_text(garbage)
-        assert op_cache.read() is None
+        assert ops.cached_table() is None
 
 
 def test_check_does_not_import_torch_with_a_warm_cache(tmp_path):
@@ -42,7 +42,7 @@ def test_check_does_not_import_torch_with_a_warm_cache(tmp_path):
     env = dict(os.environ, REWRITE_CACHE_DIR=str(env_cache))
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("REWRITE_CACHE_DIR", str(env_cache))
-        op_cache.write(ops.build_table())
+        ops.store_table(ops.build_table())
     probe = ("import sys; from rewrite.cli import main; code = main(['check', 'rules']); "
              "print(code, 'torch' in sys.modules)")
     # the first run also fills the cache of what reinplace would create (it needs Inductor)

@@ -3,8 +3,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rewrite.lang import ast as A
-from rewrite.lang.parser import RESERVED, parse
+from rewrite.lang.parser import parse
 from rewrite.lang.printer import format_source, pretty
+from rewrite.lang.syntax import RESERVED
 
 names = st.from_regex(r"[a-z_][a-z0-9_]{0,7}", fullmatch=True).filter(lambda s: s not in RESERVED)
 callees = st.lists(names, min_size=1, max_size=3).map(lambda parts: A.Callee(tuple(parts)))

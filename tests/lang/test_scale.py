@@ -1,13 +1,14 @@
 """`rewrite check` stays linear in its input.  No timings: each test counts work that a quadratic
-algorithm would multiply (pattern comparisons, characters handed to the parsers, op-table builds),
-on scaled-down versions of the inputs benchmarks/check_scale.py measures at full size."""
+algorithm would multiply (pattern comparisons, characters handed to the parser, list elements
+copied, op-table builds), on scaled-down versions of the inputs benchmarks/check_scale.py measures
+at full size."""
 import random
 import sys
 from pathlib import Path
 
 import pytest
 
-from rewrite.lang import fastparse, ops, parser
+from rewrite.lang import ops, parser, syntax
 from rewrite.lang.checker import _Checker, check
 from rewrite.lang.loader import collect
 from rewrite.lang.overlaps import _Finder, _Sets, args_subsume, find_overlaps
@@ -86,28 +87,33 @@ def test_indexed_overlap_check_finds_what_comparing_every_pair_finds():
 
 
 def test_parsing_reads_each_character_once(monkeypatch):
-    """Items are parsed as slices of the file (no padding to their position): what the parsers
-    are given adds up to the file, once."""
+    """Items are parsed as slices of the file (no padding to their position): what the LR loop is
+    given adds up to the file, once, and what lark's parser is given (the broken items, for their
+    messages) once more at most."""
     text = gen.valid_file(60_000) + gen.errors_file(30, 20_000)
     given = []
-    tokens, lark_parse = fastparse.tokens, parser._lark().parse
+    loop_parse, lark = syntax.ItemParser.parse, syntax.lark_parser()
 
-    def counting_tokens(text, begin, end, *rest):
-        given.append(end - begin)
-        return tokens(text, begin, end, *rest)
+    def counting_parse(self, text, begin, end, *rest):
+        given.append(("loop", end - begin))
+        return loop_parse(self, text, begin, end, *rest)
 
     class CountingLark:
         def parse(self, chunk, start):
-            given.append(len(chunk))
-            return lark_parse(chunk, start=start)
+            given.append(("lark", len(chunk)))
+            return lark.parse(chunk, start=start)
 
-    monkeypatch.setattr(fastparse, "tokens", counting_tokens)
-    monkeypatch.setattr(parser, "_lark", lambda: CountingLark())
+        def __getattr__(self, name):
+            return getattr(lark, name)
+
+    monkeypatch.setattr(syntax.ItemParser, "parse", counting_parse)
+    monkeypatch.setattr(parser, "lark_parser", lambda: CountingLark())
     module, diags = parser.parse_with_diagnostics(text, "big.rules")
     assert len(diags) == 30
-    items = len(module.items) + 30
-    assert sum(given) <= 2 * len(text)  # the fast parser's share, and the broken items' once more
-    assert len(given) == items + 30
+    loop = [n for kind, n in given if kind == "loop"]
+    again = [n for kind, n in given if kind == "lark"]
+    assert len(loop) == len(module.items) + 30 and sum(loop) <= len(text)
+    assert len(again) == 30 and sum(again) <= len(text)
 
 
 def test_unknown_ops_build_the_op_table_at_most_once(write, monkeypatch):

@@ -1,0 +1,294 @@
+"""What Inductor's passes before ours did to a post-grad graph, found and judged.
+
+Between the graph AOTAutograd produces and the one our post-grad pass receives, Inductor runs
+functional passes: its joint-graph passes (noop removal, constant folding, pattern passes), the
+partitioner, and its post-grad passes up to ours (noop removal again, pattern passes, reordering).
+They treat the graph as a pure data flow; it is not one.  AOTAutograd's copy-back epilogue writes
+mutated inputs in the graph (``copy_(a, a * 2)``), and the runtime hands the outputs, and the
+tensors saved for backward, to their readers as they are.  Noop removal replaces a copy whose
+value equals its source (``clone``, a ``_to_copy`` to the same dtype, ``x + 0``...) by the source
+itself: ``old = a.clone(); a.mul_(2); return old[3:5].clone()`` reaches us as ``return a[3:5]``
+after ``copy_(a, a * 2)`` (pytorch issue 198031 for custom ops).  The guard meant to stop it (an
+output must not become an input's memory) looks at the storage of each node's fake value, which
+still names the copy it dropped.
+
+The graph still says what the program means when read *functionally*: the epilogue's writes
+after every read (the legality check's "before" reading).  Two things can differ from that once
+the graph runs as it is:
+
+* **late reads**: a node, or the output, reads memory an epilogue write changes, after that
+  write, through an alias not derived from it (:func:`late_reads`);
+* **outputs in an input's memory**: an output AOTAutograd returns as a tensor of its own is an
+  input's memory (the caller's result would alias its argument), or a tensor saved for backward
+  is the memory of an input the runtime writes after the graph (:func:`misplaced_outputs`).
+
+Rules repair what they can (``rules/inductor.rules``), the engine's net the rest (a copy of what
+is read, taken before the write), and :func:`functional_reading_kept` confirms with the semantic
+model that the graph as it runs computes what its functional reading does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+import torch
+import torch.fx as fx
+
+from rewrite.analysis import op_families
+from rewrite.analysis.fake import fake_value
+from rewrite.analysis.op_names import op_display_name
+from rewrite.analysis.semantics import AliasIndex, Comparison, GraphView, Terms
+
+#: The pass the damage comes from, as reports name it.
+CULPRIT = "a functional pass of Inductor's before ours (noop removal) dropped the copy the program made"
+
+
+@dataclass(frozen=True)
+class LateRead:
+    """``reader`` reads ``operand`` (an alias of memory ``write`` changes) after ``write``; the
+    program meant the value before it.  ``positions``: the output items, when the reader is the
+    output."""
+
+    write: fx.Node
+    reader: fx.Node
+    operand: fx.Node
+    positions: Tuple[int, ...] = ()
+
+    @property
+    def anchor(self) -> fx.Node:
+        """Where a copy of what is read must be taken: before the write."""
+        return self.write
+
+    def describe(self) -> str:
+        who = (f"output {', '.join(map(str, self.positions))}" if self.reader.op == "output"
+               else f"`{self.reader.name}` ({_op(self.reader)})")
+        return (f"{who} reads `{self.operand.name}` after `{self.write.name}` ({_op(self.write)}) overwrote it; "
+                f"the program read it before")
+
+
+@dataclass(frozen=True)
+class MisplacedOutput:
+    """Output item ``position`` (node ``node``) is the memory of input ``input``, which it is
+    not in the program."""
+
+    position: int
+    node: fx.Node
+    input: fx.Node
+    saved: bool           # a tensor saved for backward (written by the runtime after the graph)
+    reader: fx.Node = None    # the output node
+
+    @property
+    def operand(self) -> fx.Node:
+        return self.node
+
+    @property
+    def anchor(self) -> fx.Node:
+        return self.reader
+
+    @property
+    def positions(self) -> Tuple[int, ...]:
+        return (self.position,)
+
+    def describe(self) -> str:
+        if self.saved:
+            return (f"output {self.position} (`{self.node.name}`, saved for backward) is the memory of input "
+                    f"`{self.input.name}`, which AOTAutograd writes after the graph")
+        return (f"output {self.position} (`{self.node.name}`) is the memory of input `{self.input.name}`, "
+                f"where the program returns a tensor of its own")
+
+
+# --------------------------------------------------------------------------- output roles
+
+
+def output_roles(graph: fx.Graph, graph_kind: Optional[str] = None) -> List[str]:
+    """What AOTAutograd does with each tensor output of a forward or inference graph it is
+    compiling now: ``"alias"`` (it returns an alias of an input, regenerated from that input),
+    ``"own"`` (a tensor of its own), ``"mutation"`` (the new value of an input the runtime
+    writes back), ``"saved"`` (kept for backward); ``"unknown"`` where its metadata does not
+    describe the graph (a backward or joint graph, a subgraph, another torch).  ``graph_kind``:
+    the stage, where the caller knows it; else a graph with tangent inputs is taken as backward."""
+    items = output_items(graph)
+    unknown = ["unknown"] * len(items)
+    meta = _fw_metadata()
+    if graph_kind is None:
+        tangents = any(str(n.target).startswith("tangents") for n in graph.find_nodes(op="placeholder"))
+        graph_kind = "backward" if tangents else "forward"
+    if meta is None or graph_kind not in ("inference", "forward"):
+        return unknown
+    try:
+        from torch._functorch._aot_autograd.schemas import OutputType
+
+        infos = list(meta.output_info)
+        n_mutated = int(meta.num_mutated_inp_runtime_indices)
+        inputs = list(meta.input_info)
+    except Exception:  # noqa: BLE001 - another torch: say nothing
+        return unknown
+    placeholders = graph.find_nodes(op="placeholder")
+    if len(inputs) != len(placeholders) or not all("desc" in p.meta for p in placeholders):
+        return unknown            # not the graph the metadata describes (a higher-order op's function)
+    user = n_mutated + len(infos)
+    if len(items) < user or (graph_kind == "inference" and len(items) != user):
+        return unknown
+    roles = ["mutation"] * n_mutated
+    for info in infos:
+        if info.output_type in (OutputType.alias_of_input, OutputType.is_input):
+            roles.append("alias")
+        elif info.output_type == OutputType.non_alias:
+            roles.append("own")
+        else:
+            roles.append("unknown")
+    roles += ["saved"] * (len(items) - user)
+    return roles
+
+
+def runtime_written_inputs(graph: fx.Graph) -> Set[fx.Node]:
+    """The placeholders AOTAutograd's runtime writes after the graph (input mutations it does
+    not keep in the graph)."""
+    meta = _fw_metadata()
+    placeholders = graph.find_nodes(op="placeholder")
+    try:
+        indices = list(meta.mutated_inp_runtime_indices) if meta is not None else []
+    except Exception:  # noqa: BLE001
+        return set()
+    if meta is None or len(meta.input_info) != len(placeholders) or not all("desc" in p.meta for p in placeholders):
+        return set()
+    return {placeholders[i] for i in indices if 0 <= i < len(placeholders)}
+
+
+def _fw_metadata():
+    try:
+        from torch._guards import TracingContext
+
+        ctx = TracingContext.try_get()
+    except Exception:  # noqa: BLE001
+        return None
+    return getattr(ctx, "fw_metadata", None)
+
+
+def output_items(graph: fx.Graph) -> List[object]:
+    """The flat items of the output node's first argument, tensors or not."""
+    output = _output_node(graph)
+    if output is None or not output.args:
+        return []
+    value = output.args[0]
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+# --------------------------------------------------------------------------- findings
+
+
+def late_reads(graph: fx.Graph, original_writes: Iterable[fx.Node], roles: Sequence[str] = (),
+               only: Optional[fx.Node] = None) -> List[LateRead]:
+    """Reads that see an original write the functional reading puts after them.  ``roles``:
+    :func:`output_roles` (output items AOTAutograd regenerates from the input, ``"alias"``, read
+    the input as it ends, which is what the graph does); ``only``: the late reads of that
+    write."""
+    writes_into: Dict[fx.Node, List[fx.Node]] = {}
+    for w in sorted(n for n in original_writes if not n._erased):
+        for dst in op_families.written_nodes(w):
+            writes_into.setdefault(root_of(dst), []).append(w)
+    found: List[LateRead] = []
+    for root, writes in writes_into.items():
+        if only is not None and only not in writes:
+            continue
+        for alias in _aliases_not_through(root, set(writes)):
+            for reader in alias.users:
+                if op_families.alias_source(reader) is alias or reader in writes and not _reads(reader, alias):
+                    continue
+                if reader.op != "output" and not _reads(reader, alias):
+                    continue
+                before = [w for w in writes if reader.op == "output" or w < reader]
+                if not before or (only is not None and only not in before):
+                    continue
+                positions: Tuple[int, ...] = ()
+                if reader.op == "output":
+                    positions = tuple(i for i, item in enumerate(output_items(graph))
+                                      if item is alias and (i >= len(roles) or roles[i] != "alias"))
+                    if not positions:
+                        continue
+                found.append(LateRead(before[0], reader, alias, positions))
+    return found
+
+
+def misplaced_outputs(graph: fx.Graph, roles: Sequence[str]) -> List[MisplacedOutput]:
+    """Output items in an input's memory where the program has memory of their own (see the
+    module docstring)."""
+    runtime_written = runtime_written_inputs(graph)
+    output = _output_node(graph)
+    out = []
+    for i, item in enumerate(output_items(graph)):
+        if i >= len(roles) or not isinstance(item, fx.Node) or fake_value(item) is None:
+            continue
+        root = root_of(item)
+        if root.op != "placeholder":
+            continue
+        if roles[i] == "own":
+            out.append(MisplacedOutput(i, item, root, False, output))
+        elif roles[i] == "saved" and root in runtime_written:
+            out.append(MisplacedOutput(i, item, root, True, output))
+    return out
+
+
+def functional_reading_kept(graph: fx.Graph, original_writes: Iterable[fx.Node], roles: Sequence[str] = ()) -> str:
+    """Why the graph as it runs computes something else than its functional reading ("" when it
+    does not): the semantic model evaluates both readings (the original writes after every read,
+    and FX order) from those writes on, and compares every output AOTAutograd does not
+    regenerate and the final content of every input."""
+    writes = [n for n in original_writes if not n._erased]
+    if not writes:
+        return ""
+    output = _output_node(graph)
+    masked: Dict[fx.Node, Tuple[tuple, dict]] = {}
+    if output is not None and any(r == "alias" for r in roles):
+        items = output_items(graph)
+        kept = tuple(None if i < len(roles) and roles[i] == "alias" else item for i, item in enumerate(items))
+        masked[output] = ((kept,) + tuple(output.args[1:]), dict(output.kwargs))
+    functional = GraphView("functional", old_args=dict(masked), deferred=set(writes))
+    as_run = GraphView("as run", old_args=dict(masked))
+    divergence = Comparison(functional, as_run, writes, AliasIndex(graph), Terms()).run()
+    return divergence.message if divergence is not None else ""
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def root_of(node: fx.Node) -> fx.Node:
+    """The node whose memory ``node`` lives in (through views and in-place results)."""
+    seen = set()
+    while node not in seen:
+        seen.add(node)
+        source = op_families.alias_source(node)
+        if source is None:
+            return node
+        node = source
+    return node
+
+
+def _aliases_not_through(root: fx.Node, writes: Set[fx.Node]) -> List[fx.Node]:
+    """``root`` and the nodes aliasing it, except those derived from one of ``writes`` (they
+    read the memory after that write, as they should)."""
+    out, stack, seen = [], [root], set()
+    while stack:
+        n = stack.pop()
+        if n in seen or n in writes:
+            continue
+        seen.add(n)
+        out.append(n)
+        stack.extend(u for u in n.users if op_families.alias_source(u) is n)
+    return out
+
+
+def _reads(node: fx.Node, operand: fx.Node) -> bool:
+    if node.op != "call_function":
+        return True
+    if not op_families.is_op_overload(node.target):
+        return True
+    return any(a is operand for a in op_families._nodes_in(op_families.read_arguments(node)))
+
+
+def _output_node(graph: fx.Graph) -> Optional[fx.Node]:
+    return next((n for n in reversed(graph.nodes) if n.op == "output"), None)
+
+
+def _op(node: fx.Node) -> str:
+    return op_display_name(node.target) if node.op == "call_function" else node.op
