@@ -3,6 +3,7 @@ the runner against a deliberately broken rule file."""
 from __future__ import annotations
 
 import io
+import os
 import re
 import shutil
 import subprocess
@@ -17,12 +18,10 @@ from rewrite.engine.report import Candidate, Report
 from rewrite.testing import coverage as cov
 from rewrite.testing.case import CaseFormatError, discover, parse_case
 from rewrite.testing.checks import check_reports, op_count
-from rewrite.testing.console import print_run, shipped_rule_files
+from rewrite.testing.console import Progress, print_run, shipped_rule_files, table
 from rewrite.testing.expect import parse_expect_line
-from rewrite.testing.progress import Progress
 from rewrite.testing.runner import CaseResult, run_case
 from rewrite.testing.state import compare, snapshot
-from rewrite.testing.summary import table
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "corpus"
@@ -374,6 +373,54 @@ def test_pytest_collects_eager_and_inductor_items():
     assert ids == ["tests/corpus/reinplace/slice_add_into_input.py::eager",
                    "tests/corpus/reinplace/slice_add_into_input.py::inductor",
                    "tests/corpus/reinplace/select_row_update.py::eager"]
+
+
+AHEAD_CASE = '''\
+"""doc"""
+import os
+import warnings
+
+import torch
+
+EXPECT = """
+{expect}
+matches_eager
+"""
+
+
+def fn(x):
+    return x + 1
+
+
+def inputs():
+    print("ran in process", os.getpid())
+    {warn}
+    return (torch.ones(2),)
+'''
+
+
+def test_corpus_cases_run_ahead_in_a_worker_and_report_as_if_run_in_pytest(tmp_path):
+    """With --corpus-jobs 2 a worker process runs corpus cases ahead of pytest's own, from the
+    last one: each item still gets its case's result, and what a case run in the worker printed
+    and warned shows in pytest's report as if it had run there."""
+    corpus = tmp_path / "corpus" / "reinplace"
+    corpus.mkdir(parents=True)
+    cases = {"first_fails": ("fires: reinplace_scatter_into_input", "pass"),
+             "second": ("", "pass"),
+             "third_warns": ("", 'warnings.warn("a warning from the case in the worker")')}
+    for name, (expect, warn) in cases.items():
+        (corpus / f"{name}.py").write_text(AHEAD_CASE.format(expect=expect, warn=warn))
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "rewrite.testing.pytest_plugin", "-p", "no:cacheprovider",
+                           "--corpus-jobs", "2", "-rA", "corpus"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    out = proc.stdout
+    assert proc.returncode == 1, out + proc.stderr
+    assert "1 failed, 2 passed" in out, out
+    assert "reinplace/first_fails [eager]: FAIL" in out and "reinplace_scatter_into_input did not fire" in out
+    ran_in = {name: re.search(rf"{name} \[eager\] _+\n.*?ran in process (\d+)", out, re.S).group(1) for name in cases}
+    assert ran_in["first_fails"] != ran_in["third_warns"], out     # pytest's process ran the first, the worker the last
+    assert "a warning from the case in the worker" in out.split("warnings summary")[1], out
 
 
 def test_compile_raises_expectation(tmp_path):

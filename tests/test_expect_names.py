@@ -4,8 +4,8 @@ of the run is reported as not loaded -- before anything is compiled."""
 import textwrap
 from pathlib import Path
 
+from rewrite.testing.checks import name_problems
 from rewrite.testing.expect import parse_expect_line
-from rewrite.testing.names import name_problems
 from rewrite.testing import runner
 from rewrite.testing.runner import run_case
 

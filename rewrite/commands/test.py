@@ -34,8 +34,7 @@ def run(args) -> int:
     # cli.build_parser imports every command module: torch at the top would load on `rewrite check` too
     from rewrite.testing.case import discover  # lazy: CLI start-up
     from rewrite.testing.parallel import default_jobs, run_cases  # lazy: imports torch
-    from rewrite.testing.progress import Progress  # lazy: imports torch
-    from rewrite.testing.console import print_run  # lazy: imports torch
+    from rewrite.testing.console import Progress, print_run  # lazy: imports torch
 
     if args.device:
         import os

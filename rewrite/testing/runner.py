@@ -16,9 +16,8 @@ import torch
 from rewrite.backend import make_backend
 from rewrite.engine.report import Candidate, Report
 from rewrite.testing.case import Case, CaseFormatError, parse_case
-from rewrite.testing.checks import check_reports, describe_got
+from rewrite.testing.checks import check_reports, describe_got, name_problems
 from rewrite.testing.execute import error_chain_text, fresh_inputs, raised, run_calls
-from rewrite.testing.names import name_problems
 from rewrite.testing.state import compare
 
 BASES = ("eager", "inductor")
