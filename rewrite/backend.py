@@ -31,7 +31,7 @@ import torch
 import torch.fx as fx
 from torch._inductor.custom_graph_pass import CustomGraphPass, CustomInferenceAwareGraphPass
 
-from rewrite.analysis.fake import graph_fake_mode
+from rewrite.analysis.facts.fake import graph_fake_mode
 from rewrite.eager_graph import runnable_as_aten
 from rewrite.engine.report import Report, log
 from rewrite.engine.ruleset import RuleSet

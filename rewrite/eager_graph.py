@@ -20,7 +20,8 @@ import operator
 import torch
 import torch.fx as fx
 
-from rewrite.analysis import layout_maps, op_families
+from rewrite.analysis.semantics import layout_maps
+from rewrite.analysis.facts import op_facts
 
 
 def runnable_as_aten(gm: fx.GraphModule) -> None:
@@ -35,7 +36,7 @@ def runnable_as_aten(gm: fx.GraphModule) -> None:
 def results_of_inplace_foreach(graph: fx.Graph) -> None:
     """Rewire the ``getitem`` users of an in-place foreach op to the tensors it writes."""
     for node in list(graph.nodes):
-        if node.op != "call_function" or not op_families.is_inplace_foreach(node.target):
+        if node.op != "call_function" or not op_facts.is_inplace_foreach(node.target):
             continue
         written = node.args[0] if node.args and isinstance(node.args[0], (list, tuple)) else None
         for user in list(node.users):
@@ -48,9 +49,9 @@ def copy_operands_sharing_written_memory(graph: fx.Graph) -> None:
     """Read each operand of an in-place op that lives in the memory the op writes (same storage
     root through views and in-place results) into a copy just before the op."""
     for node in list(graph.nodes):
-        if node.op != "call_function" or op_families.is_foreach(node.target) or not _is_aten_value_op(node.target):
+        if node.op != "call_function" or op_facts.is_foreach(node.target) or not _is_aten_value_op(node.target):
             continue
-        written = op_families.written_nodes(node)
+        written = op_facts.written_nodes(node)
         if not written:
             continue
         roots = {_storage_root(w) for w in written}
@@ -65,7 +66,7 @@ def copy_operands_sharing_written_memory(graph: fx.Graph) -> None:
             copy.meta.update({k: v for k, v in value.meta.items() if k in ("val", "tensor_meta")})
             return copy
 
-        args, kwargs = op_families.map_read_arguments(node, copied)
+        args, kwargs = op_facts.map_read_arguments(node, copied)
         if args != node.args or kwargs != node.kwargs:
             node.args, node.kwargs = args, kwargs
 
@@ -73,7 +74,7 @@ def copy_operands_sharing_written_memory(graph: fx.Graph) -> None:
 def _is_aten_value_op(target) -> bool:
     """ATen and prims ops, whose in-place forms compute what their functional forms do; not
     ``set_`` (it rebinds storage) nor a user's custom op (its meaning is its own)."""
-    return (op_families.is_op_overload(target) and target.namespace in ("aten", "prims")
+    return (op_facts.is_op_overload(target) and target.namespace in ("aten", "prims")
             and target.overloadpacket not in (torch.ops.aten.set_,))
 
 

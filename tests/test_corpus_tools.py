@@ -31,8 +31,8 @@ GOOD = '''\
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
-rejects: reinplace_indexed_update_into_input at safe because overlaps
+fires: reinplace_update_into_input
+rejects: reinplace_update_into_input at safe because overlaps
 not fires: privatize_for_inductor in forward
 absent: aten.slice_scatter
 present: aten.index_put count>=2 in backward
@@ -70,18 +70,18 @@ def test_parse_good_case(tmp_path):
     kinds = [e.kind for e in case.expectations]
     assert kinds == ["fires", "rejects", "not_fires", "absent", "present", "matches_eager", "inductor"]
     rejects = case.expectations[1]
-    assert (rejects.subject, rejects.stage, rejects.because) == ("reinplace_indexed_update_into_input", "safe", "overlaps")
+    assert (rejects.subject, rejects.stage, rejects.because) == ("reinplace_update_into_input", "safe", "overlaps")
     present = case.expectations[4]
     assert (present.count, present.at_least, present.graph) == (2, True, "backward")
     assert case.expectations[3].graph == "post" and case.expectations[0].graph == "any"
     m = case.expectations[5]
     assert m.exact and m.atol == 0.5
-    assert case.rules == ["reinplace_scatter_into_input", "reinplace_indexed_update_into_input",
+    assert case.rules == ["reinplace_update_into_input", "reinplace_update_into_input",
                           "privatize_for_inductor"]
 
 
 BAD = [
-    (GOOD.replace("fires: reinplace_scatter_into_input", "fire: reinplace_scatter_into_input"),
+    (GOOD.replace("fires: reinplace_update_into_input", "fire: reinplace_update_into_input"),
      5, "unknown expectation 'fire' (did you mean `fires`?)"),
     (GOOD.replace(" at safe because overlaps", ""), 6, "needs `at STAGE`"),
     (GOOD.replace("at safe", "at safety"), 6, "unknown stage 'safety'"),
@@ -228,19 +228,20 @@ def test_snapshot_includes_view_bases_and_grads():
 
 def test_rule_catalog_of_shipped_rules():
     rules = {r.name: r for r in cov.rule_catalog(shipped_rule_files())}
-    assert set(rules) == {"reinplace_scatter_into_input", "reinplace_indexed_update_into_input",
+    assert set(rules) == {"reinplace_update_into_input", "reinplace_update_into_input",
                           "reinplace_scatter_into_intermediate", "reinplace_scatter_into_view_of_input",
                           "materialize_source_for_inductor", "privatize_for_inductor", "materialize_copy_back_source",
                           "read_input_before_its_copy_back", "commuted_add_into_input", "commuted_mul_into_input",
-                          "while_loop_captured_mutations", "cond_captured_mutations", "attention_reads_grouped_heads"}
-    assert rules["reinplace_scatter_into_input"].sections == ("match", "where", "safe")
+                          "while_loop_captured_mutations", "cond_captured_mutations", "attention_reads_grouped_heads",
+                          "keep_values_read_after_copy_back"}
+    assert rules["reinplace_update_into_input"].sections == ("match", "where", "safe")
     assert rules["reinplace_scatter_into_intermediate"].sections == ("match", "where", "profitable")
     assert rules["while_loop_captured_mutations"].sections == ("match", "where")
     # `base: input` can reject a scatter; `base: node` and a dependency's `on` cannot.
-    assert rules["reinplace_scatter_into_input"].match_can_reject
+    assert rules["reinplace_update_into_input"].match_can_reject
     assert not rules["reinplace_scatter_into_intermediate"].match_can_reject
     assert not rules["while_loop_captured_mutations"].match_can_reject
-    assert re.search(r"reinplace\.rules:\d+$", rules["reinplace_indexed_update_into_input"].location)
+    assert re.search(r"reinplace\.rules:\d+$", rules["reinplace_update_into_input"].location)
 
 
 def test_coverage_on_synthetic_candidates():
@@ -278,12 +279,12 @@ def test_coverage_on_synthetic_candidates():
 def test_strict_coverage_exit_status(tmp_path):
     rules = _rules_copy(tmp_path / "rules", broken=False)
     positive = CaseResult("reinplace/p", "p.py", "eager", candidates=[
-        cand("reinplace_indexed_update_into_input", None, reached=("match", "where", "profitable", "safe", "rewrite"))])
+        cand("reinplace_update_into_input", None, reached=("match", "where", "profitable", "safe", "rewrite"))])
     out = io.StringIO()
     assert print_run([positive], coverage=True, strict=False, rules=[str(rules)], out=out) == 0
     out = io.StringIO()
     assert print_run([positive], coverage=True, strict=True, rules=[str(rules)], out=out) == 1
-    assert "reinplace_indexed_update_into_input" in out.getvalue() and "no negative case" in out.getvalue()
+    assert "reinplace_update_into_input" in out.getvalue() and "no negative case" in out.getvalue()
 
 
 # --------------------------------------------------------------------------- output
@@ -343,9 +344,9 @@ def test_broken_rule_is_caught_by_the_legality_check_and_the_case_says_so(tmp_pa
     assert broken.status == "fail"
     text = broken.details()
     assert "matches_eager" not in text                      # the program is still right
-    assert "rejects: reinplace_indexed_update_into_input at safe" in text
+    assert "rejects: reinplace_update_into_input at safe" in text
     assert "why-not trace:" in text
-    assert f"reinplace_indexed_update_into_input @ {bad}" in text
+    assert f"reinplace_update_into_input @ {bad}" in text
     assert ("rejected by legality: output 0 would change; first difference: `add` (aten.add) reads `arg0_1` "
             "after `index_put__default` (aten.index_put_) overwrote it") in text
 
@@ -405,7 +406,7 @@ def test_corpus_cases_run_ahead_in_a_worker_and_report_as_if_run_in_pytest(tmp_p
     and warned shows in pytest's report as if it had run there."""
     corpus = tmp_path / "corpus" / "reinplace"
     corpus.mkdir(parents=True)
-    cases = {"first_fails": ("fires: reinplace_scatter_into_input", "pass"),
+    cases = {"first_fails": ("fires: reinplace_update_into_input", "pass"),
              "second": ("", "pass"),
              "third_warns": ("", 'warnings.warn("a warning from the case in the worker")')}
     for name, (expect, warn) in cases.items():
@@ -417,7 +418,7 @@ def test_corpus_cases_run_ahead_in_a_worker_and_report_as_if_run_in_pytest(tmp_p
     out = proc.stdout
     assert proc.returncode == 1, out + proc.stderr
     assert "1 failed, 2 passed" in out, out
-    assert "reinplace/first_fails [eager]: FAIL" in out and "reinplace_scatter_into_input did not fire" in out
+    assert "reinplace/first_fails [eager]: FAIL" in out and "reinplace_update_into_input did not fire" in out
     ran_in = {name: re.search(rf"{name} \[eager\] _+\n.*?ran in process (\d+)", out, re.S).group(1) for name in cases}
     assert ran_in["first_fails"] != ran_in["third_warns"], out     # pytest's process ran the first, the worker the last
     assert "a warning from the case in the worker" in out.split("warnings summary")[1], out

@@ -17,7 +17,7 @@ def problems(lines, rules=None):
 
 
 def test_known_names_pass():
-    assert problems(["fires: reinplace_scatter_into_input", "not fires: privatize_for_inductor",
+    assert problems(["fires: reinplace_update_into_input", "not fires: privatize_for_inductor",
                      "rejects: while_loop_captured_mutations at match", "absent: aten.slice_scatter",
                      "present: aten.copy_ count=1", "absent: higher_order.while_loop", "matches_eager"]) == []
 
@@ -26,7 +26,7 @@ def test_unknown_rules_and_ops_are_errors():
     assert problems(["not fires: reinplace_scater_into_input", "absent: aten.scater", "present: view_scatter",
                      "absent: nonsense.op"]) == [
         "not fires: reinplace_scater_into_input: unknown rule 'reinplace_scater_into_input': no rule file of "
-        "this run defines it; did you mean 'reinplace_scatter_into_input'?",
+        "this run defines it; did you mean 'reinplace_update_into_input'?",
         "absent: aten.scater: unknown op 'aten.scater'; did you mean 'aten.scatter'?",
         "present: view_scatter: 'view_scatter' is not an op name; write namespace.op (aten.add) or "
         "namespace.op.overload",
@@ -37,8 +37,8 @@ def test_a_rule_of_another_rule_set_is_not_loaded(tmp_path):
     other = tmp_path / "other.rules"
     other.write_text("rule mine\n  match y = aten.add(x, ...)\n  where is_input(x)\n")
     assert problems(["fires: mine"], [str(other)]) == []
-    [message] = problems(["fires: reinplace_scatter_into_input"], [str(other)])
-    assert message.startswith("fires: reinplace_scatter_into_input: rule 'reinplace_scatter_into_input' is not "
+    [message] = problems(["fires: reinplace_update_into_input"], [str(other)])
+    assert message.startswith("fires: reinplace_update_into_input: rule 'reinplace_update_into_input' is not "
                               "loaded: it is defined in ") and f"but this run uses only {other}" in message
 
 
@@ -65,4 +65,4 @@ def test_the_runner_reports_them_without_compiling(tmp_path, monkeypatch):
     result = run_case(case)
     assert result.status == "error" and result.failures == [
         "not fires: reinplace_scater_into_input: unknown rule 'reinplace_scater_into_input': no rule file of this "
-        "run defines it; did you mean 'reinplace_scatter_into_input'?"]
+        "run defines it; did you mean 'reinplace_update_into_input'?"]

@@ -6,7 +6,7 @@ graph: the engine can run to a fixpoint on 50k-node graphs in linear time.  The 
 (storage -> nodes, Inductor's simulated decisions) are built on first use and kept current
 through :meth:`note_new_node` and :meth:`note_changed`.
 
-Predicates return a :class:`~rewrite.analysis.verdict.Verdict`: the answer and what was found.
+Predicates return a :class:`~rewrite.analysis.facts.verdict.Verdict`: the answer and what was found.
 """
 from __future__ import annotations
 
@@ -18,13 +18,19 @@ import torch.fx as fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 from torch.multiprocessing.reductions import StorageWeakRef
 
-from rewrite.analysis import earlier_passes, layout_maps, mutation, op_families, regions, repeats
-from rewrite.analysis.copy_op import is_materialized_copy
-from rewrite.analysis.fake import fake_mode_of, fake_value
-from rewrite.analysis.inductor_reinplace import simulate
-from rewrite.analysis.lowering import LoweringModel
-from rewrite.analysis.op_names import op_display_name, targets_match
-from rewrite.analysis.verdict import Verdict, no, yes
+from rewrite.analysis.inductor import earlier_passes, outputs
+from rewrite.analysis.semantics import layout_maps
+from rewrite.analysis.facts import mutation
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.semantics import overlap
+from rewrite.analysis.semantics import regions
+from rewrite.analysis.semantics import repeats
+from rewrite.analysis.facts.op_facts import is_materialized_copy
+from rewrite.analysis.facts.fake import fake_mode_of, fake_value
+from rewrite.analysis.inductor.reinplace import simulate
+from rewrite.analysis.inductor.lowering import LoweringModel
+from rewrite.analysis.facts.op_facts import op_display_name, targets_match
+from rewrite.analysis.facts.verdict import Verdict, no, yes
 
 
 def _with_views(nodes: Iterable[fx.Node]) -> Set[fx.Node]:
@@ -36,7 +42,7 @@ def _with_views(nodes: Iterable[fx.Node]) -> Set[fx.Node]:
         if n in out or n._erased:
             continue
         out.add(n)
-        stack.extend(u for u in n.users if op_families.alias_source(u) is n or mutation.view_source(u) is n)
+        stack.extend(u for u in n.users if op_facts.alias_source(u) is n or mutation.view_source(u) is n)
     return out
 
 
@@ -50,7 +56,7 @@ class GraphFacts:
         self._storage: Dict[fx.Node, object] = {}
         self._by_storage: Optional[Dict[object, List[fx.Node]]] = None
         # writes present when the pass started: AOTAutograd's copy-back epilogue
-        self.original_writes = {n for n in graph.nodes if n.op == "call_function" and op_families.written_nodes(n)}
+        self.original_writes = {n for n in graph.nodes if n.op == "call_function" and op_facts.written_nodes(n)}
         self._simulation = None
         self._dirty: Set[object] = set()   # storages rewired since the simulation was made
         self._lowering = None
@@ -118,7 +124,7 @@ class GraphFacts:
             return self._storage[node]
         # through views and in-place results first: a pass that rewires a view leaves its fake
         # value pointing at the old storage
-        src = op_families.alias_source(node) or mutation.view_source(node)
+        src = op_facts.alias_source(node) or mutation.view_source(node)
         if src is not None and src is not node:
             key = self.storage_key(src)
         else:
@@ -225,17 +231,17 @@ class GraphFacts:
             if fake_value(operand) is None:
                 continue
             chain = [operand]
-            while op_families.alias_source(chain[-1]) is not None:
-                chain.append(op_families.alias_source(chain[-1]))
+            while op_facts.alias_source(chain[-1]) is not None:
+                chain.append(op_facts.alias_source(chain[-1]))
             root = chain[-1]
             if root.op != "placeholder":
                 continue
             for w in sorted(self.original_writes):
                 if w._erased or not (w < n) or w in chain or w is n:
                     continue
-                if any(op_families.alias_source(c) is w for c in chain):
+                if any(op_facts.alias_source(c) is w for c in chain):
                     continue
-                if any(self.same_storage(d, root) for d in op_families.written_nodes(w)):
+                if any(self.same_storage(d, root) for d in op_facts.written_nodes(w)):
                     return operand, w
         return None
 
@@ -253,8 +259,8 @@ class GraphFacts:
     # ------------------------------------------------------------------ earlier passes
 
     def output_roles(self) -> List[str]:
-        """What AOTAutograd does with each output of this graph (``earlier_passes.output_roles``)."""
-        return earlier_passes.output_roles(self.graph, self.graph_kind)
+        """What AOTAutograd does with each output of this graph (``outputs.output_roles``)."""
+        return outputs.output_roles(self.graph, self.graph_kind)
 
     def late_reads(self, w) -> List[earlier_passes.LateRead]:
         """The reads after the original write ``w`` that the program made before it."""
@@ -274,7 +280,7 @@ class GraphFacts:
     def is_materialized(x) -> Verdict:
         if isinstance(x, fx.Node) and is_materialized_copy(x):
             return yes(f"{x.name} is a materialized copy")
-        if not isinstance(x, fx.Node) or x.op != "call_function" or not op_families.is_copy_target(x.target):
+        if not isinstance(x, fx.Node) or x.op != "call_function" or not op_facts.is_copy_target(x.target):
             return no()
         dst = x.args[0]
         fresh = isinstance(dst, fx.Node) and dst.op == "call_function" and dst.target is torch.ops.aten.empty_like.default
@@ -306,21 +312,21 @@ class GraphFacts:
         return Verdict(same, "" if same else f"{tuple(va.shape)}/{tuple(va.stride())} vs {tuple(vb.shape)}/{tuple(vb.stride())}")
 
     def region(self, x) -> Optional[regions.Region]:
-        if op_families.is_view_scatter(x):
+        if op_facts.is_view_scatter(x):
             return regions.scatter_destination(x, self.storage_key)
         return regions.region_of_node(x, self.storage_key)
 
     def may_overlap(self, a, b) -> Verdict:
         if not isinstance(a, fx.Node) or not isinstance(b, fx.Node):
             return no()
-        target_b = b.args[0] if op_families.is_view_scatter(b) else b
-        target_a = a.args[0] if op_families.is_view_scatter(a) else a
+        target_b = b.args[0] if op_facts.is_view_scatter(b) else b
+        target_a = a.args[0] if op_facts.is_view_scatter(a) else a
         if not self.same_storage(target_a, target_b):
             return no("different storages")
         ra, rb = self.region(a), self.region(b)
         if ra is None or rb is None:
             return yes("no layout metadata")
-        answer = regions.may_overlap(ra, rb)
+        answer = overlap.may_overlap(ra, rb)
         return Verdict(answer, f"{a.name} and {b.name} share storage" if answer else "disjoint regions")
 
     def operands_overlap_write(self, u) -> Verdict:
@@ -329,11 +335,11 @@ class GraphFacts:
         if not isinstance(u, fx.Node) or u.op != "call_function" or not u.args:
             return no()
         written = u.args[0]
-        others = [u.args[1]] if op_families.is_view_scatter(u) else list(u.args[1:]) + list(u.kwargs.values())
+        others = [u.args[1]] if op_facts.is_view_scatter(u) else list(u.args[1:]) + list(u.kwargs.values())
         for other in mutation.nodes_in(others):
             if other is written:
                 return yes(f"{u.name} reads {other.name}, which it writes")
-            if self.same_storage(other, written) and self.may_overlap(other, u if op_families.is_view_scatter(u) else written):
+            if self.same_storage(other, written) and self.may_overlap(other, u if op_facts.is_view_scatter(u) else written):
                 return yes(f"{other.name} overlaps what {u.name} writes")
         return no()
 
@@ -356,7 +362,7 @@ class GraphFacts:
 
     def internal_overlap(self, x) -> Verdict:
         r = self.region(x)
-        return Verdict(True, "no layout metadata") if r is None else Verdict(regions.has_internal_overlap(r))
+        return Verdict(True, "no layout metadata") if r is None else Verdict(overlap.has_internal_overlap(r))
 
     def numel(self, x):
         v = fake_value(x)
@@ -385,7 +391,7 @@ class GraphFacts:
         """``src`` of a view scatter, ``values`` of an indexed update; None otherwise."""
         if not isinstance(u, fx.Node) or u.op != "call_function":
             return None
-        if op_families.is_view_scatter(u):
+        if op_facts.is_view_scatter(u):
             return u.args[1]
         names = dict(GraphFacts.operands(u))
         return names.get("values")

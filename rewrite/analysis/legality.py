@@ -6,7 +6,7 @@ if the graph after it
 1. computes the same values as before: every output and the final content of every graph input
    are the same terms (:mod:`rewrite.analysis.semantics`, FX order), and
 2. stays right once Inductor lowers it: no write whose memory a lazily computed value reads at
-   other positions inside the write's loop or across it (:mod:`rewrite.analysis.lowering`).
+   other positions inside the write's loop or across it (:mod:`rewrite.analysis.inductor.lowering`).
 
 It trusts nothing the rule says: not its ``safe`` section, not the action's description of
 itself.  Writes present when the pass started (AOTAutograd's copy-back epilogue) are read
@@ -18,16 +18,17 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-import torch
 import torch.fx as fx
 
-from rewrite.analysis import earlier_passes
-from rewrite.analysis import layout_maps as lm
-from rewrite.analysis import op_families
-from rewrite.analysis.fake import fake_value
-from rewrite.analysis.lowering import Hazard, LoweringModel
-from rewrite.analysis.semantics import AliasIndex, Comparison, GraphView, Terms
-from rewrite.analysis.verdict import Verdict, no, yes
+from rewrite.analysis.semantics import layout_maps as lm
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.inductor.lowering import Hazard, LoweringModel
+from rewrite.analysis.inductor.outputs import aliasing_change, output_node, tensor_items
+from rewrite.analysis.semantics.aliases import AliasIndex
+from rewrite.analysis.semantics.comparison import Comparison
+from rewrite.analysis.semantics.evaluation import GraphView
+from rewrite.analysis.semantics.terms import Terms
+from rewrite.analysis.facts.verdict import Verdict, no, yes
 
 
 class Legality:
@@ -51,7 +52,7 @@ class Legality:
     @classmethod
     def for_graph(cls, graph: fx.Graph, materialized: Optional[Dict] = None) -> "Legality":
         """A checker whose functional reading covers the writes the graph has now."""
-        writes = [n for n in graph.nodes if n.op == "call_function" and op_families.written_nodes(n)]
+        writes = [n for n in graph.nodes if n.op == "call_function" and op_facts.written_nodes(n)]
         return cls(graph, materialized, writes)
 
     def note_new_node(self, node: fx.Node) -> None:
@@ -115,11 +116,11 @@ class Legality:
         in the subgraph of a higher-order op the branches' results could not even be merged),
         nor share memory with another output, and one that aliased an input must keep aliasing
         it (AOTAutograd regenerates such outputs as views of that input)."""
-        output = _output_node(self.graph)
+        output = output_node(self.graph)
         if output is None:
             return ""
-        items_before = _tensor_items(before.args(output)[0])
-        items_after = _tensor_items(after.args(output)[0])     # (the view's arguments, not the graph's)
+        items_before = tensor_items(before.args(output)[0])
+        items_after = tensor_items(after.args(output)[0])     # (the view's arguments, not the graph's)
         if len(items_before) != len(items_after):
             return ""            # the values check compared them; nothing to pair up
         roots_before = [self.index.root(a, before) for a in items_before]
@@ -131,11 +132,11 @@ class Legality:
         erased = set(erased)
         touched_roots = set()
         for n in list(created) + list(erased) + list(old_args):
-            for dst in op_families.written_nodes(n):
+            for dst in op_facts.written_nodes(n):
                 touched_roots.add(self.index.root(dst))
-            if op_families.alias_source(n) is not None:
+            if op_facts.alias_source(n) is not None:
                 touched_roots.add(self.index.root(n))
-        writes = [n for n in created if op_families.written_nodes(n)]
+        writes = [n for n in created if op_facts.written_nodes(n)]
         for root in touched_roots:
             writes.extend(w for w in self.index.writers(root) if w not in erased)
         live = [w for w in dict.fromkeys(writes) if w not in erased and not w._erased]
@@ -186,64 +187,12 @@ def storage_addressed_scatter_change(created, erased, old_args) -> str:
     return ""
 
 
-def aliasing_change(roots_before: Sequence[fx.Node], roots_after: Sequence[fx.Node],
-                    graph: Optional[fx.Graph] = None) -> str:
-    """Compare the memory each output is (its alias root) before and after a change; the
-    reason the change is visible to the caller, or "".  What AOTAutograd does with the graph's
-    outputs (``earlier_passes.output_roles``) decides where it is known: an output it returns as
-    an alias of an input may become that input's memory (it regenerates it from the input's base
-    with the graph output's layout, which is right only when the output is that input: fuzz
-    program 2083, a private copy came back at offset 0); one it returns as a tensor of its own
-    must not be an input's memory after the change, and may stop being one (a pass before ours
-    made it one: issue 23), and so may a tensor saved for backward.  Elsewhere an output keeps
-    the memory it had."""
-    roles = tensor_output_roles(graph, len(roots_after)) if graph is not None else ["unknown"] * len(roots_after)
-    for i, (rb, ra) in enumerate(zip(roots_before, roots_after)):
-        if roles[i] == "alias" and ra.op == "placeholder" and rb.op != "placeholder":
-            continue
-        if roles[i] == "own" or (roles[i] == "saved" and ra.op != "placeholder"):
-            if ra.op == "placeholder":
-                return f"output {i} would be the memory of input `{ra.name}`, which it is not in the program"
-            continue              # (a tensor saved for backward may get memory of its own)
-        if (rb.op == "placeholder" or ra.op == "placeholder") and rb is not ra:
-            if ra.op == "placeholder":
-                return f"output {i} would be the memory of input `{ra.name}`, which it is not in the program"
-            return f"output {i} would no longer be the memory of input `{rb.name}`"
-    for i in range(len(roots_after)):
-        for j in range(i):
-            if roots_after[i] is roots_after[j] and roots_before[i] is not roots_before[j]:
-                return f"outputs {j} and {i} would share memory, which they do not in the program"
-    return ""
 
 
-def tensor_output_roles(graph: fx.Graph, n_outputs: int) -> List[str]:
-    """``earlier_passes.output_roles`` for each of ``graph``'s ``n_outputs`` tensor outputs, in
-    order; all ``"unknown"`` where the outputs are nested or the counts disagree."""
-    unknown = ["unknown"] * n_outputs
-    items = earlier_passes.output_items(graph)
-    if any(isinstance(item, (list, tuple)) for item in items):
-        return unknown
-    roles = earlier_passes.output_roles(graph)
-    tensor_roles = [roles[i] for i, item in enumerate(items)
-                    if i < len(roles) and isinstance(item, fx.Node) and isinstance(fake_value(item), torch.Tensor)]
-    return tensor_roles if len(tensor_roles) == n_outputs else unknown
 
 
-def output_tensors(graph: fx.Graph) -> list:
-    """The nodes a graph returns that hold tensors, in order."""
-    output = _output_node(graph)
-    return _tensor_items(output.args[0]) if output is not None else []
 
 
-def _output_node(graph: fx.Graph):
-    return next((n for n in reversed(graph.nodes) if n.op == "output"), None)
 
 
-def _tensor_items(value) -> list:
-    """The graph nodes among an output's (nested) items that hold tensors, in order."""
-    if isinstance(value, (list, tuple)):
-        return [n for v in value for n in _tensor_items(v)]
-    if isinstance(value, fx.Node) and isinstance(fake_value(value), torch.Tensor):
-        return [value]
-    return []
 

@@ -1,9 +1,9 @@
 """Graph edits the built-in actions make, all through the candidate's transaction.
 
-In-place forms come from the op schemas (:mod:`rewrite.analysis.op_families`), never from a
+In-place forms come from the op schemas (:mod:`rewrite.analysis.facts.op_facts`), never from a
 hand-written table: ``X_scatter(base, src, *args)`` becomes ``X(base, *args).copy_(src)``,
 ``op.overload(self, ...)`` becomes ``op_.overload(self, ...)``.  No edit may create an op
-Inductor cannot compile (:mod:`rewrite.analysis.inductor_ops`), on either base, so that the eager
+Inductor cannot compile (:mod:`rewrite.analysis.inductor.compilable`), on either base, so that the eager
 base never accepts what Inductor would crash on.
 """
 from __future__ import annotations
@@ -13,10 +13,11 @@ from typing import Optional, Tuple
 import torch
 import torch.fx as fx
 
-from rewrite.analysis import mutation, op_families
-from rewrite.analysis.copy_op import MATERIALIZED_COPY
-from rewrite.analysis.fake import fake_value
-from rewrite.analysis.inductor_ops import cannot_compile
+from rewrite.analysis.facts import mutation
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.facts.op_facts import MATERIALIZED_COPY
+from rewrite.analysis.facts.fake import fake_value
+from rewrite.analysis.inductor.compilable import cannot_compile
 from rewrite.engine import hop_actions
 from rewrite.engine.errors import ActionError
 
@@ -40,7 +41,7 @@ class Editor:
         """Insert a call of ``target``; refuse ops Inductor cannot compile, and composites whose
         result may be their input though their schema says otherwise."""
         if isinstance(target, torch._ops.OpOverload):
-            reason = cannot_compile(target) or op_families.hidden_alias(target)
+            reason = cannot_compile(target) or op_facts.hidden_alias(target)
             if reason is not None:
                 raise ActionError(reason)
         return self.txn.insert("call_function", target, args, kwargs, before=before, after=after, like=like)
@@ -50,8 +51,8 @@ class Editor:
     def reinplace(self, node) -> None:
         if not isinstance(node, fx.Node) or node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
             raise ActionError(f"reinplace needs an ATen op node, got {node}")
-        if op_families.is_view_scatter(node):
-            view_op = op_families.view_op_for_scatter(node.target)
+        if op_facts.is_view_scatter(node):
+            view_op = op_facts.view_op_for_scatter(node.target)
             if view_op is None:
                 raise ActionError(f"no view op for {node.target}")
             base, src, *rest = _positional(node)
@@ -59,11 +60,11 @@ class Editor:
             self.insert(aten.copy_.default, (view, src), before=node, like=node)
             result = base
         else:
-            op = op_families.inplace_variant(node.target)
+            op = op_facts.inplace_variant(node.target)
             if op is None:
                 raise ActionError(f"{node.target} has no in-place variant")
             result = node.args[0]
-            if not (op_families.is_copy_target(op) and node.args[1] is result):  # copy_(x, x) does nothing
+            if not (op_facts.is_copy_target(op) and node.args[1] is result):  # copy_(x, x) does nothing
                 self.insert(op, node.args, node.kwargs, before=node, like=node)
         self.txn.replace_uses(node, result)
         self.txn.erase(node)
@@ -123,7 +124,7 @@ class Editor:
     def copy_of(self, value: fx.Node, *, before: Optional[fx.Node] = None, after: Optional[fx.Node] = None) -> fx.Node:
         """``rewrite::materialized_copy(value)``: a buffer of its own holding ``value``, which
         Inductor computes as an extern call it neither inlines nor fuses (see
-        ``analysis/copy_op.py``)."""
+        ``analysis/facts/op_facts.py``)."""
         if fake_value(value) is None:
             raise ActionError(f"{value.name} is not a tensor")
         if after is not None:
@@ -134,7 +135,7 @@ class Editor:
         if not isinstance(value, fx.Node):
             raise ActionError(f"materialize needs a node, got {value!r}")
         users = [u for u in value.users if u not in self.txn.to_erase]
-        writers = [u for u in users if value in op_families.written_nodes(u)]
+        writers = [u for u in users if value in op_facts.written_nodes(u)]
         first_write = min(writers) if writers else None
         copy = self.copy_of(value, after=value)
         for user in users:                  # reads only, up to the first write into `value`
@@ -180,9 +181,9 @@ class Editor:
         computed after it (a view reads nothing until its reader does)."""
         if value < anchor:
             return value
-        source = op_families.alias_source(value)
+        source = op_facts.alias_source(value)
         others = [n for n in value.all_input_nodes if n is not source]
-        if source is None or not op_families.is_view_node(value) or any(not n < anchor for n in others):
+        if source is None or not op_facts.is_view_node(value) or any(not n < anchor for n in others):
             raise ActionError(f"{value.name} is computed after {anchor.name}: no copy of it can be taken before")
         earlier = self._defined_before(source, anchor)
         return self.txn.copy_node(value, lambda n: earlier if n is source else n, before=anchor)
@@ -232,7 +233,7 @@ class Editor:
         """``node`` (a scatter or an indexed update) works on a private copy of its base."""
         if not isinstance(node, fx.Node) or not node.args or not isinstance(node.args[0], fx.Node):
             raise ActionError(f"privatize needs an op node with a tensor first argument, got {node!r}")
-        if op_families.is_private_copy(node.args[0], node):
+        if op_facts.is_private_copy(node.args[0], node):
             raise ActionError(f"{node.name} already works on a private copy of its base")
         copy = self.copy_of(node.args[0], before=node)
         self.txn.set_args(node, (copy, *node.args[1:]))

@@ -18,10 +18,10 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import torch.fx as fx
 
 from rewrite import vocab as V
-from rewrite.analysis import mutation
+from rewrite.analysis.facts import mutation
 from rewrite.analysis.graph_facts import GraphFacts
-from rewrite.analysis.op_names import op_display_name, targets_match
-from rewrite.analysis.verdict import Verdict
+from rewrite.analysis.facts.op_facts import op_display_name, targets_match
+from rewrite.analysis.facts.verdict import Verdict
 from rewrite.engine.errors import EvalError
 from rewrite.engine.paths import PathValue
 from rewrite.lang import ast

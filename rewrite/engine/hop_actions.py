@@ -19,10 +19,13 @@ import torch
 import torch.fx as fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
-from rewrite.analysis import layout_maps, mutation, regions
-from rewrite.analysis.copy_op import MATERIALIZED_COPY
-from rewrite.analysis.fake import fake_value
-from rewrite.analysis.regions import default_storage_key
+from rewrite.analysis.semantics import layout_maps
+from rewrite.analysis.facts import mutation
+from rewrite.analysis.semantics import overlap
+from rewrite.analysis.semantics import regions
+from rewrite.analysis.facts.op_facts import MATERIALIZED_COPY
+from rewrite.analysis.facts.fake import fake_value
+from rewrite.analysis.semantics.regions import default_storage_key
 from rewrite.engine.errors import ActionError
 
 
@@ -152,7 +155,7 @@ def _check_separate(values: Sequence, passed: Sequence[int], what: str) -> None:
             continue
         for k, other in seen.get(key, []):
             a, b = values[k], values[j]
-            if regions.may_overlap(other, region):
+            if overlap.may_overlap(other, region):
                 raise ActionError(f"{what} {k} (`{a.name}`) and {j} (`{b.name}`) share memory without a view "
                                   f"between them in the graph (aliased inputs of the compiled function): the "
                                   f"rewrite cannot keep a write through one visible through the other")

@@ -10,9 +10,9 @@ from typing import Dict, List, Optional, Tuple
 
 import torch.fx as fx
 
-from rewrite.analysis import op_families
-from rewrite.analysis.fake import fake_value
-from rewrite.analysis.op_names import op_display_name
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.facts.fake import fake_value
+from rewrite.analysis.facts.op_facts import op_display_name
 from rewrite.stages import STEPS
 
 log = logging.getLogger("rewrite")
@@ -57,7 +57,7 @@ class GraphSnapshot:
         out = []
         for n in graph.nodes:
             target = op_display_name(n.target) if n.op == "call_function" else str(n.target)
-            written = tuple(w.name for w in op_families.written_nodes(n)) if n.op == "call_function" else ()
+            written = tuple(w.name for w in op_facts.written_nodes(n)) if n.op == "call_function" else ()
             out.append(NodeInfo(n.name, n.op, target, tuple(i.name for i in n.all_input_nodes), written,
                                 _value(n)))
         return cls(out)
@@ -129,7 +129,7 @@ class Report:
     #                                             the functional graph the pass received
     copies: Optional["CopyComparison"] = None   # against what stock Inductor's final graph would copy;
     #   measured only when asked (make_backend(measure_copies=True), rewrite explain, REWRITE_LOG=info)
-    copies_after: List = field(default_factory=list)   # rewrite.analysis.copies.Copy left after the pass
+    copies_after: List = field(default_factory=list)   # rewrite.analysis.inductor.copies.Copy left after the pass
     iterations: int = 0
     warnings: List[str] = field(default_factory=list)
     repairs: List[str] = field(default_factory=list)   # what the engine's nets repaired of the passes

@@ -26,12 +26,14 @@ import torch
 import torch.fx as fx
 
 from rewrite import stages as S
-from rewrite.analysis import copies as copy_count
-from rewrite.analysis import earlier_passes, inductor_reinplace, op_families
+from rewrite.analysis.inductor import copies as copy_count
+from rewrite.analysis.inductor import earlier_passes
+from rewrite.analysis.inductor import reinplace
+from rewrite.analysis.facts import op_facts
 from rewrite.analysis.graph_facts import GraphFacts, hop_subgraphs, subgraph_written_placeholders
 from rewrite.analysis.legality import Legality
-from rewrite.analysis.op_names import op_display_name
-from rewrite.analysis.verdict import Verdict
+from rewrite.analysis.facts.op_facts import op_display_name
+from rewrite.analysis.facts.verdict import Verdict
 from rewrite.engine import compiler
 from rewrite.engine.cache_key import cache_key
 from rewrite.engine.context import Context
@@ -167,7 +169,7 @@ class RuleSet:
         stock = None
         if measure:   # made before any rule runs, and shared with them (GraphFacts.seed_simulation)
             with _timed(report.seconds, "copy_measure"):
-                stock = inductor_reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized"))
+                stock = reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized"))
         final = None
         if any(stage in c.stages for c in self.rules + self.dependencies):
             for name, sub in (_subgraphs(gm) if subgraphs else []):
@@ -182,7 +184,7 @@ class RuleSet:
         if measure:
             with _timed(report.seconds, "copy_measure"):
                 if final is None:   # the ownership step, which would have made it, did not run
-                    final = inductor_reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized"))
+                    final = reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized"))
                 ours = final.final_copies
             report.copies = CopyComparison(copy_count.total_bytes(stock.final_copies), copy_count.total_bytes(ours),
                                            len(stock.final_copies), len(ours),
@@ -419,7 +421,7 @@ class RuleSet:
             return st.legality.check(txn.created, txn.to_erase, txn.old_args)
         if S.STAGES[st.stage].graph == "torch":
             return _hop_contract(st.root, txn)
-        if any(op_families.written_nodes(n) for n in txn.created + txn.to_erase):
+        if any(op_facts.written_nodes(n) for n in txn.created + txn.to_erase):
             return Verdict(False, "the legality check is off, so no write may be added or removed")
         return Verdict(True)
 
@@ -474,7 +476,7 @@ class RuleSet:
 
     def _repair_earlier_passes(self, st: _GraphState, report: Report) -> None:
         """The net under the repair rules for what Inductor's functional passes before ours did
-        (``analysis/earlier_passes.py``): a value read after a copy-back the program read before
+        (``analysis/inductor/earlier_passes.py``): a value read after a copy-back the program read before
         it, or an output in an input's memory where the program returns one of its own, gets a
         copy of its own (taken before the write), checked by the legality check.  Then the
         semantic model confirms that the graph as it runs computes what its functional reading

@@ -23,8 +23,9 @@ import torch
 import torch.fx as fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
-from rewrite.analysis import mutation, op_families
-from rewrite.analysis.fake import fake_args, fake_mode_of, fake_of, fake_value, meta_key
+from rewrite.analysis.facts import mutation
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.facts.fake import fake_args, fake_mode_of, fake_of, fake_value, meta_key
 
 FULL_LINT_LIMIT = 3000  # nodes; above this, validation checks only what the transaction touched
 
@@ -95,7 +96,7 @@ class Transaction:
         stack, seen = [node], set()
         while stack:
             n = stack.pop()
-            if n in seen or n.op != "call_function" or not op_families.is_view_node(n):
+            if n in seen or n.op != "call_function" or not op_facts.is_view_node(n):
                 continue
             seen.add(n)
             if n not in self.old_meta and n not in self.created:
@@ -103,8 +104,8 @@ class Transaction:
             propagate_meta(n)
             # a `reshape` that copied is refreshed too: the new layout may make it a view,
             # which validation refuses (``_check_view_or_copy_kept``)
-            stack.extend(u for u in n.users if op_families.alias_source(u) is n
-                         or (op_families.is_op_overload(u.target) and op_families.view_or_copy(u.target)
+            stack.extend(u for u in n.users if op_facts.alias_source(u) is n
+                         or (op_facts.is_op_overload(u.target) and op_facts.view_or_copy(u.target)
                              and u.args and u.args[0] is n))
 
     def replace_uses(self, old: fx.Node, new: Any, where: Optional[Callable[[fx.Node], bool]] = None) -> None:
@@ -119,7 +120,7 @@ class Transaction:
     def replace_reads(self, user: fx.Node, old: fx.Node, new: fx.Node) -> None:
         """``user`` reads ``new`` where it read ``old``; where it writes ``old`` (an ATen op's
         ``(a!)`` argument), it still does."""
-        written = op_families.written_arguments(user.target) if user.op == "call_function" else (frozenset(), frozenset())
+        written = op_facts.written_arguments(user.target) if user.op == "call_function" else (frozenset(), frozenset())
         if not written[0] and user.op in ("call_function", "call_method") and old in mutation.written_operands(user):
             written = (frozenset({0}), frozenset({"self"}))    # Dynamo spelling of an in-place op: writes its first
         if not written[0]:
@@ -135,7 +136,7 @@ class Transaction:
                 return type(value)(swap(v) for v in value)
             return value
 
-        self.set_args(user, *op_families.map_read_arguments(user, swap, written))
+        self.set_args(user, *op_facts.map_read_arguments(user, swap, written))
 
     def erase(self, node: fx.Node) -> None:
         if node not in self.to_erase:
@@ -156,7 +157,7 @@ class Transaction:
         return [n for n in self.created if n not in self.to_erase and not n._erased]
 
     def writes_created(self) -> List[fx.Node]:
-        return [n for n in self.live_created() if op_families.written_nodes(n)]
+        return [n for n in self.live_created() if op_facts.written_nodes(n)]
 
     # ------------------------------------------------------------------ end
 
@@ -175,10 +176,10 @@ class Transaction:
         for node in self.to_erase:
             if node.op in ("placeholder", "output"):
                 raise ValidationError(f"cannot erase {node.op} {node.name}")
-            written = {_alias_root(w) for w in op_families.written_nodes(node)}
+            written = {_alias_root(w) for w in op_facts.written_nodes(node)}
             if written:
                 if kept_writes is None:
-                    kept_writes = {_alias_root(w) for n in live for w in op_families.written_nodes(n)}
+                    kept_writes = {_alias_root(w) for n in live for w in op_facts.written_nodes(n)}
                 lost = written - kept_writes
                 if lost:
                     raise ValidationError(f"cannot erase {node.name}: it writes {', '.join(sorted(n.name for n in lost))} "
@@ -189,7 +190,7 @@ class Transaction:
         # no composite whose result may be its input is created, nor rewired (its fake value,
         # which says whether it is its input, would be stale)
         for node in live + [n for n in self.old_args if not n._erased and n not in self.to_erase]:
-            hidden = op_families.hidden_alias(node.target) if op_families.is_op_overload(node.target) else None
+            hidden = op_facts.hidden_alias(node.target) if op_facts.is_op_overload(node.target) else None
             if hidden is not None:
                 raise ValidationError(f"{node.name}: {hidden}")
         if any(fake_of(n) is not None for n in self.graph.find_nodes(op="placeholder")):
@@ -205,20 +206,20 @@ class Transaction:
 
     def _check_view_or_copy_kept(self) -> None:
         """A rewired ``reshape`` (or another op that is a view or a copy by its operand's layout,
-        ``op_families.view_or_copy``) must stay what it was: the analyses read the graph before
+        ``op_facts.view_or_copy``) must stay what it was: the analyses read the graph before
         the rewrite through the call's fake value as it is now."""
         for node, old_val in self.old_meta.items():
-            if node._erased or node in self.to_erase or not op_families.is_op_overload(node.target) \
-                    or not op_families.view_or_copy(node.target) or not node.args:
+            if node._erased or node in self.to_erase or not op_facts.is_op_overload(node.target) \
+                    or not op_facts.view_or_copy(node.target) or not node.args:
                 continue
             old_args = self.old_args.get(node, (node.args, node.kwargs))[0]
             old_source = old_args[0] if old_args else None
             if not isinstance(old_source, fx.Node):
                 continue
             old_source_val = self.old_meta[old_source] if old_source in self.old_meta else fake_value(old_source)
-            same_before = op_families.shares_storage(old_val, old_source_val)
+            same_before = op_facts.shares_storage(old_val, old_source_val)
             before = None if same_before is None else not same_before
-            after = op_families.copies_its_source(node, node.args[0])
+            after = op_facts.copies_its_source(node, node.args[0])
             if before != after:
                 raise ValidationError(f"{node.name} ({node.target}) would be {_COPY_OR_VIEW[after]} of its operand, "
                                       f"where it was {_COPY_OR_VIEW[before]}: its result aliases by its operand's "
@@ -263,7 +264,7 @@ def _alias_root(node: fx.Node) -> fx.Node:
     seen = set()
     while node not in seen:
         seen.add(node)
-        source = op_families.alias_source(node)
+        source = op_facts.alias_source(node)
         if source is None:
             break
         node = source

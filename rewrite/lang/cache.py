@@ -126,8 +126,8 @@ def _answer(op) -> dict:
         target = op.target
         # lazy: imported here, not at the top: torch and Inductor cost seconds, and a check whose
         # answers are cached does not need them (rewrite/lang stays torch-free).
-        from rewrite.analysis.inductor_ops import cannot_compile
-        from rewrite.analysis.op_families import hidden_alias, reinplace_emits  # lazy: imports torch, as above
+        from rewrite.analysis.inductor.compilable import cannot_compile
+        from rewrite.analysis.facts.op_facts import hidden_alias, reinplace_emits
 
         emitted = reinplace_emits(target)
         answers[dotted] = {

@@ -3,7 +3,7 @@
 A case is a small Python file (see ``docs/corpus.md``)::
 
     EXPECT = '''
-    fires: reinplace_scatter_into_input
+    fires: reinplace_update_into_input
     absent: aten.slice_scatter
     matches_eager
     '''

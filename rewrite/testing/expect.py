@@ -139,7 +139,7 @@ def parse_expect_line(line: str) -> Expectation:
 
 def _parse_copies(rest: str, text: str) -> Expectation:
     """``copies: <= N bytes [in GRAPH]``: the copies left after the rules (see
-    rewrite.analysis.copies) write at most N bytes per call."""
+    rewrite.analysis.inductor.copies) write at most N bytes per call."""
     m = re.fullmatch(r"<=\s*(\d+)\s*bytes(?:\s+in\s+(\w+))?", rest)
     if not m:
         raise ExpectationError("write `copies: <= N bytes [in GRAPH]`")

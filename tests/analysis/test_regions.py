@@ -1,4 +1,4 @@
-"""Tests for rewrite.analysis.regions against brute-force ground truth."""
+"""Tests for rewrite.analysis.semantics.regions against brute-force ground truth."""
 
 import itertools
 
@@ -9,15 +9,9 @@ from hypothesis import given, settings, strategies as st
 from torch._subclasses import FakeTensorMode
 from torch.fx.experimental.proxy_tensor import make_fx
 
-from rewrite.analysis import regions as R
-from rewrite.analysis.regions import (
-    Region,
-    has_internal_overlap,
-    may_overlap,
-    region_of_node,
-    region_of_tensor,
-    scatter_destination,
-)
+from rewrite.analysis.semantics import overlap, regions, symbolic
+from rewrite.analysis.semantics.regions import Region, region_of_node, region_of_tensor, scatter_destination
+from rewrite.analysis.semantics.overlap import has_internal_overlap, may_overlap
 
 aten = torch.ops.aten
 KEY = "storage"
@@ -171,12 +165,12 @@ def test_search_and_enumeration_paths_each_exact(a, b):
     if not a.sizes or not b.sizes or 0 in a.sizes + b.sizes:
         return
     unit = 1
-    la, lb = R._in_units(a, unit), R._in_units(b, unit)
-    assert R._enumerated_overlap(la, lb) == truth
+    la, lb = overlap._in_units(a, unit), overlap._in_units(b, unit)
+    assert overlap._enumerated_overlap(la, lb) == truth
     terms = [(s, 0, n - 1) for n, s in zip(la.sizes, la.strides)]
     terms += [(-s, 0, n - 1) for n, s in zip(lb.sizes, lb.strides)]
-    assert R._lattice_has_solution(terms, lb.offset - la.offset) == truth
-    assert R._lattice_has_solution(terms, lb.offset - la.offset, budget=1) in (truth, None)
+    assert overlap._lattice_has_solution(terms, lb.offset - la.offset) == truth
+    assert overlap._lattice_has_solution(terms, lb.offset - la.offset, budget=1) in (truth, None)
 
 
 def test_large_regions_use_lattice_reasoning():
@@ -204,19 +198,19 @@ def test_view_arithmetic_matches_aten(shape, data):
     ndim = len(shape)
     dim = data.draw(st.integers(-ndim, ndim - 1))
     start = data.draw(st.one_of(st.none(), st.integers(-8, 8)))
-    end = data.draw(st.one_of(st.none(), st.integers(-8, 8), st.just(R._INT64_MAX)))
+    end = data.draw(st.one_of(st.none(), st.integers(-8, 8), st.just(regions._INT64_MAX)))
     step = data.draw(st.integers(1, 3))
     want = aten.slice.Tensor(x, dim, start, end, step)
-    assert R.slice_region(base, dim, start, end, step) == region_of_tensor(want, KEY)
+    assert regions.slice_region(base, dim, start, end, step) == region_of_tensor(want, KEY)
     if shape[dim] > 0:
         index = data.draw(st.integers(-shape[dim], shape[dim] - 1))
         want = aten.select.int(x, dim, index)
-        assert R.select_region(base, dim, index) == region_of_tensor(want, KEY)
+        assert regions.select_region(base, dim, index) == region_of_tensor(want, KEY)
     if ndim >= 2:
         d1, d2 = data.draw(st.lists(st.integers(-ndim, ndim - 1), min_size=2, max_size=2, unique_by=lambda d: d % ndim))
         off = data.draw(st.integers(-6, 6))
         want = aten.diagonal.default(x, off, d1, d2)
-        assert R.diagonal_region(base, off, d1, d2) == region_of_tensor(want, KEY)
+        assert regions.diagonal_region(base, off, d1, d2) == region_of_tensor(want, KEY)
 
 
 # ---------------------------------------------------------------- FX scatter nodes
@@ -327,16 +321,16 @@ def test_symbolic_slices():
 def test_prover_on_floor_expressions():
     s0 = sympy.Symbol("s0", positive=True, integer=True)
     h = sympy.floor(s0 / 2)
-    assert R._proved_nonneg(s0 - h)
-    assert R._proved_nonneg(2 * h + 1 - s0)
-    assert R._proved_nonneg(sympy.ceiling(s0 / 3) * 3 - s0)
-    assert not R._proved_nonneg(h - 1)  # s0 == 1
-    assert not R._proved_nonneg(s0 - 2 * h - 1)  # even s0
-    assert R._proved_nonneg(h - 1, {"s0": 3})  # (s0 >= 2 suffices, but the relaxation loses that)
+    assert symbolic._proved_nonneg(s0 - h)
+    assert symbolic._proved_nonneg(2 * h + 1 - s0)
+    assert symbolic._proved_nonneg(sympy.ceiling(s0 / 3) * 3 - s0)
+    assert not symbolic._proved_nonneg(h - 1)  # s0 == 1
+    assert not symbolic._proved_nonneg(s0 - 2 * h - 1)  # even s0
+    assert symbolic._proved_nonneg(h - 1, {"s0": 3})  # (s0 >= 2 suffices, but the relaxation loses that)
     from torch.utils._sympy.functions import FloorDiv
 
-    assert R._proved_nonneg(s0 - FloorDiv(s0, 2))
-    assert not R._proved_nonneg(sympy.Symbol("x", integer=True))
+    assert symbolic._proved_nonneg(s0 - FloorDiv(s0, 2))
+    assert not symbolic._proved_nonneg(sympy.Symbol("x", integer=True))
 
 
 def test_symbolic_structured_case_uses_sympy():

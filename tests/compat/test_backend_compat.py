@@ -48,7 +48,7 @@ def test_every_mode_compiles_and_runs(mode, caplog):
             assert torch.equal(compiled(x, torch.ones(6)), slice_update(y, torch.ones(6)))
     assert torch.equal(x, y)
     passes_off = list_mode_options(mode, None).get("use_post_grad_passes") is False
-    assert ("reinplace_scatter_into_input" in backend.fired()) != passes_off
+    assert ("reinplace_update_into_input" in backend.fired()) != passes_off
     assert any("rules of stage inference/forward/backward do not run" in m for m in caplog.messages) == passes_off
 
 
@@ -70,7 +70,7 @@ def test_backend_survives_deepcopy_and_pickle(tmp_path):
         with torch.no_grad():
             compiled(x, torch.ones(6))
         assert x.tolist() == [0.0] + [1.0] * 6 + [0.0]
-        assert other.fired() == ["reinplace_scatter_into_input"] and backend.reports == []
+        assert other.fired() == ["reinplace_update_into_input"] and backend.reports == []
 
 
 def _free_port() -> int:
@@ -99,7 +99,7 @@ def test_ddp_on_the_eager_base_trains_like_plain_ddp():
     for r in results:
         assert r["out_type"] == "Tensor"
         assert r["forward_graphs"] >= 2          # the DDP optimizer did split the model
-        assert "reinplace_scatter_into_input" in r["fired"]      # the buffer update, in place
+        assert "reinplace_update_into_input" in r["fired"]      # the buffer update, in place
         assert r["seen"] == [0.0, 48.0, 48.0, 0.0]
         assert r["loss_diff"] <= 1e-6 and r["param_diff"] <= 1e-6, r
 
@@ -125,7 +125,7 @@ def test_generate_with_default_compile_settings(caplog):
         with caplog.at_level("INFO", logger="rewrite"):
             compiled = model.generate(prompt, compile_config=compile_config, **kwargs)
     assert torch.equal(eager, compiled)
-    assert any("fired reinplace_indexed_update_into_input" in m for m in caplog.messages), transformers.__version__
+    assert any("fired reinplace_update_into_input" in m for m in caplog.messages), transformers.__version__
     assert any("fired attention_reads_grouped_heads" in m for m in caplog.messages)   # GQA: 4 query heads, 2 cached
 
 
@@ -141,7 +141,7 @@ def test_reports_and_graphs_kept_are_bounded():
         exec(f"def f_{i}(x, d):\n    x[1:-1].add_(d * {i + 1})\n    return x.sum()\n", namespace)
         torch.compile(namespace[f"f_{i}"], backend=be, fullgraph=True)(x, d)
     assert len(be.reports) == 3 and len(be.graphs) <= 3
-    assert be.reports[-1].fired_rules() == ["reinplace_scatter_into_input"]
+    assert be.reports[-1].fired_rules() == ["reinplace_update_into_input"]
     be.clear()
     assert be.reports == [] and be.graphs == []
 

@@ -10,7 +10,7 @@ from torch._inductor import config as inductor_config
 from torch._inductor.custom_graph_pass import CustomInferenceAwareGraphPass
 from torch._subclasses.fake_tensor import unset_fake_temporarily
 
-from rewrite.analysis.op_names import op_display_name
+from rewrite.analysis.facts.op_facts import op_display_name
 from rewrite.backend import make_backend
 from rewrite.engine.ruleset import RuleSet
 

@@ -4,7 +4,7 @@ import torch.fx as fx
 
 from graphs import dynamo_graph, node, nodes, placeholders, post_grad
 from rewrite.analysis.graph_facts import GraphFacts, subgraph_written_placeholders
-from rewrite.analysis.mutation import is_copy, view_source, written_operands
+from rewrite.analysis.facts.mutation import is_copy, view_source, written_operands
 
 
 def slice_then_index(field, delta, indices, gain):

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from graphs import post_grad
-from rewrite.analysis import inductor_reinplace
+from rewrite.analysis.inductor import reinplace
 from rewrite.backend import make_backend
 from rewrite.engine.ruleset import RuleSet
 from rewrite.explain import explain
@@ -48,13 +48,13 @@ def post_grad_report(backend):
 def simulations(monkeypatch):
     """Counts the simulations of Inductor's reinplacing (wherever they are made)."""
     made = []
-    real = inductor_reinplace.simulate
+    real = reinplace.simulate
 
     def counted(*args, **kwargs):
         made.append(args[1])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(inductor_reinplace, "simulate", counted)
+    monkeypatch.setattr(reinplace, "simulate", counted)
     import rewrite.analysis.graph_facts as graph_facts
     monkeypatch.setattr(graph_facts, "simulate", counted)
     return made

@@ -50,7 +50,7 @@ def test_slice_then_indexed_update_on_cuda(base):
             torch.cuda.synchronize()
             for a, b in zip(eager_in, comp_in):
                 torch.testing.assert_close(a, b)
-    assert "reinplace_scatter_into_input" in be.fired()
+    assert "reinplace_update_into_input" in be.fired()
     post = [r for r in be.reports if r.graph == "inference"][-1]
     assert op_count(post.ops_before, "aten.slice_scatter") and not op_count(post.ops_after, "aten.slice_scatter")
     assert not op_count(post.ops_after, "aten.clone")

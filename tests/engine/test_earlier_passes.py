@@ -1,4 +1,4 @@
-"""What Inductor's passes before ours did, found and repaired (analysis/earlier_passes.py, the rule
+"""What Inductor's passes before ours did, found and repaired (analysis/inductor/earlier_passes.py, the rule
 keep_values_read_after_copy_back and the engine's net): graphs built to look as noop removal
 leaves them, then the whole backend on a program whose input AOTAutograd writes after the graph.
 The corpus (tests/corpus/inductor/issue23_*) has the issue's programs end to end."""
@@ -10,8 +10,9 @@ import torch.fx as fx
 from torch.fx.experimental.proxy_tensor import make_fx
 
 import rewrite
-from rewrite.analysis import earlier_passes, op_families
-from rewrite.analysis.copy_op import is_materialized_copy
+from rewrite.analysis.inductor import earlier_passes, outputs
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.facts.op_facts import is_materialized_copy
 from rewrite.engine.actions import Editor
 from rewrite.engine.errors import ActionError
 from rewrite.engine.ruleset import EarlierPassError, RuleSet
@@ -33,12 +34,12 @@ def traced(fn, *args) -> fx.GraphModule:
 def own_outputs(monkeypatch):
     """The graphs' outputs are tensors of their own, as AOTAutograd's metadata would say of the
     programs they stand for (there is no compilation here to ask)."""
-    monkeypatch.setattr(earlier_passes, "output_roles",
-                        lambda graph, graph_kind=None: ["own"] * len(earlier_passes.output_items(graph)))
+    monkeypatch.setattr(outputs, "output_roles",
+                        lambda graph, graph_kind=None: ["own"] * len(outputs.output_items(graph)))
 
 
 def writes_of(gm):
-    return [n for n in gm.graph.nodes if n.op == "call_function" and op_families.written_nodes(n)]
+    return [n for n in gm.graph.nodes if n.op == "call_function" and op_facts.written_nodes(n)]
 
 
 def returns_old_rows(a):

@@ -6,7 +6,7 @@ import torch
 
 from graphs import node, ops, post_grad, rules
 from rewrite import vocab
-from rewrite.analysis.copy_op import MATERIALIZED_COPY
+from rewrite.analysis.facts.op_facts import MATERIALIZED_COPY
 from rewrite.engine.ruleset import RuleSet
 
 SCATTER_RULE = """

@@ -1,5 +1,5 @@
 """Attention that reads grouped key/value heads: the op knowledge the legality check relies on
-(``semantics._GROUPED_HEADS``), the repeat the analysis recognizes, and the check refusing the
+(``evaluation._GROUPED_HEADS``), the repeat the analysis recognizes, and the check refusing the
 shipped rule where the repeated tensor changed between the copy and attention."""
 from pathlib import Path
 
@@ -8,7 +8,8 @@ import torch
 import torch.nn.functional as F
 
 from graphs import post_grad
-from rewrite.analysis import repeats, semantics
+from rewrite.analysis.semantics import evaluation, repeats
+
 from rewrite.engine.ruleset import RuleSet
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +20,7 @@ def repeat_kv(h, n_rep):
     return h[:, :, None, :, :].expand(b, kv, n_rep, s, d).reshape(b, kv * n_rep, s, d)
 
 
-@pytest.mark.parametrize("op", sorted(semantics._GROUPED_HEADS, key=str))
+@pytest.mark.parametrize("op", sorted(evaluation._GROUPED_HEADS, key=str))
 @pytest.mark.parametrize("causal,masked", [(False, False), (False, True), (True, False)])
 @pytest.mark.parametrize("kv_heads,n_rep,q_per_kv", [(2, 2, 1), (1, 4, 1), (2, 2, 2), (3, 1, 1)])
 def test_grouped_op_computes_the_same_from_the_unrepeated_tensor(op, causal, masked, kv_heads, n_rep, q_per_kv):
@@ -39,7 +40,7 @@ def test_grouped_op_computes_the_same_from_the_unrepeated_tensor(op, causal, mas
 
 
 def _flash(gm):
-    return [n for n in gm.graph.nodes if n.target in semantics._GROUPED_HEADS]
+    return [n for n in gm.graph.nodes if n.target in evaluation._GROUPED_HEADS]
 
 
 def test_the_repeat_is_recognized_and_tiling_is_not():
@@ -67,9 +68,9 @@ def test_dropout_makes_each_call_its_own_value():
     class N:
         name = "attn"
 
-    assert semantics._random_identity(N, op, (None, None, None, 0.0), {}) is None
-    assert semantics._random_identity(N, op, (None, None, None), {}) is None
-    assert semantics._random_identity(N, op, (None, None, None, 0.1), {}) == "attn"
+    assert evaluation._random_identity(N, op, (None, None, None, 0.0), {}) is None
+    assert evaluation._random_identity(N, op, (None, None, None), {}) is None
+    assert evaluation._random_identity(N, op, (None, None, None, 0.1), {}) == "attn"
 
 
 def test_refused_where_the_cache_is_written_between_the_copy_and_attention():
@@ -95,7 +96,7 @@ def test_refused_where_the_cache_is_written_between_the_copy_and_attention():
     gm.recompile()
     rules = RuleSet.load([ROOT / "rules" / "reinplace.rules", ROOT / "rules" / "attention.rules"])
     report = rules.apply(gm)
-    assert any(c.rule == "reinplace_indexed_update_into_input" and c.fired for c in report.candidates)
+    assert any(c.rule == "reinplace_update_into_input" and c.fired for c in report.candidates)
     cands = [c for c in report.candidates if c.rule == "attention_reads_grouped_heads"]
     assert not any(c.fired for c in cands), [c.line() for c in cands]
     [cand] = cands

@@ -71,7 +71,7 @@ def test_second_process_hits_the_fx_graph_cache(tmp_path, inductor_cache):
     for r in runs:
         assert r.returncode == 0, r.stderr[-2000:]
     first, second = (r.stdout.strip().splitlines()[-1] for r in runs)
-    assert "miss 1" in first and "hit 0" in first and "reinplace_scatter_into_input" in first
+    assert "miss 1" in first and "hit 0" in first and "reinplace_update_into_input" in first
     assert "hit 1" in second and "miss 0" in second
     assert first.split("value")[1] == second.split("value")[1]   # ((1 + 1) * 2) = 4 both times
 

@@ -1,4 +1,4 @@
-"""The judge of Inductor's reinplacing (``analysis.inductor_reinplace``): it must call a right
+"""The judge of Inductor's reinplacing (``analysis.inductor.reinplace``): it must call a right
 decision right, or the ownership net privatizes for nothing and, when privatizing cannot change
 its verdict, stops a compilation stock Inductor gets right.  Each test is a fuzz-found program
 (`rewrite fuzz --seed 0`) whose verdict was a false alarm."""
@@ -7,9 +7,11 @@ import copy
 import torch
 
 from graphs import post_grad
-from rewrite.analysis import inductor_reinplace, layout_maps
-from rewrite.analysis.fake import fake_value
-from rewrite.analysis.semantics import Terms, observe_graph
+from rewrite.analysis.inductor import reinplace
+from rewrite.analysis.semantics import layout_maps
+from rewrite.analysis.facts.fake import fake_value
+from rewrite.analysis.semantics.terms import Terms
+from rewrite.analysis.semantics.comparison import observe_graph
 
 
 def test_sizes_the_guards_made_equal_count_as_equal():
@@ -26,7 +28,7 @@ def test_sizes_the_guards_made_equal_count_as_equal():
     assert layout_maps.shape_key(d) != layout_maps.shape_key(w)      # different expressions...
     assert layout_maps.same_shape(d, w)                              # ...known equal
     assert not layout_maps.same_shape(d, fake_value(gm.graph.find_nodes(op="placeholder")[-1]).shape)
-    sim = inductor_reinplace.simulate(gm, gm.graph)
+    sim = reinplace.simulate(gm, gm.graph)
     assert sim.decisions
     # values: the same; lowering: the mask's row and the diagonal may overlap for some sizes as
     # far as symbolic offsets tell, which the repair rules answer by computing the mask first

@@ -11,8 +11,9 @@ import copy
 import sys
 from pathlib import Path
 
-from rewrite.analysis.copy_op import MATERIALIZED_COPY
-from rewrite.analysis import layout_maps as lm, op_families
+from rewrite.analysis.facts.op_facts import MATERIALIZED_COPY
+from rewrite.analysis.semantics import layout_maps as lm
+from rewrite.analysis.facts import op_facts
 from rewrite.analysis.legality import Legality, functional_reading_not_the_programs
 from rewrite.engine.ruleset import DependencyError, RuleSet
 
@@ -303,7 +304,7 @@ def test_second_rewrite_sees_the_graph_as_the_first_left_it():
     gm = engine_scaling.build(2, engine_scaling.trace_layer())
     original = copy.deepcopy(gm)
     report = RuleSet.load().apply(gm, graph_kind="inference")
-    assert [c.rule for c in report.fired] == ["reinplace_scatter_into_input"] * 2, \
+    assert [c.rule for c in report.fired] == ["reinplace_update_into_input"] * 2, \
         [c.line() for c in report.candidates if c.stopped_at in ("legality", "rewrite")]
     assert engine_scaling.outputs_match(original, gm, 2)
 
@@ -317,7 +318,7 @@ def test_each_value_is_materialized_once():
     gm = engine_scaling.build(1, engine_scaling.trace_layer())
     original = copy.deepcopy(gm)
     report = RuleSet.load().apply(gm, graph_kind="inference")
-    assert report.fired_rules() == ["reinplace_scatter_into_input"]
+    assert report.fired_rules() == ["reinplace_update_into_input"]
     materialized = [n for n in gm.graph.nodes if n.target is MATERIALIZED_COPY]
     copies_of_copies = [n.name for n in materialized if n.args[0].target is MATERIALIZED_COPY]
     assert copies_of_copies == []
@@ -581,8 +582,8 @@ def test_as_strided_of_an_input_the_graph_never_writes_is_read_functionally():
                    torch.randint(-3, 4, (5, 5)).float().requires_grad_(), kind="backward")
     def through_a_fresh_value(node):
         node = node.args[0]
-        while op_families.alias_source(node) is not None:
-            node = op_families.alias_source(node)
+        while op_facts.alias_source(node) is not None:
+            node = op_facts.alias_source(node)
         return lm.functional_update_base(node) is not None
 
     assert any(n.target == torch.ops.aten.as_strided.default and through_a_fresh_value(n) for n in gm.graph.nodes)

@@ -5,7 +5,7 @@ import pytest
 import torch
 from torch.fx.experimental.proxy_tensor import make_fx
 
-from rewrite.analysis.lowering import LoweringModel
+from rewrite.analysis.inductor.lowering import LoweringModel
 
 aten = torch.ops.aten
 

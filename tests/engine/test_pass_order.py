@@ -49,7 +49,7 @@ def pass_names(base: str):
     with pytest.MonkeyPatch.context() as mp, torch.no_grad():
         mp.setattr(graph_transform_observer.GraphTransformObserver, "__init__", record)
         torch.compile(slice_update, backend=backend)(torch.zeros(8), torch.ones(6))
-    assert backend.fired() == ["reinplace_scatter_into_input"]
+    assert backend.fired() == ["reinplace_update_into_input"]
     return names
 
 

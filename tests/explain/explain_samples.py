@@ -65,7 +65,7 @@ def _update(i: int, arg: str, value: str) -> Tuple[List[NodeInfo], List[NodeInfo
     view, write = f"slice_tensor_{i}", f"copy__default_{i}"
     after = common + [_op(view, "aten.slice", [arg], value="f32[62, 128]"),
                       _op(write, "aten.copy_", [view, add], [view], value="f32[62, 128]")]
-    cands = [Candidate("reinplace_scatter_into_input", "rules/reinplace.rules:25", scatter, "inference",
+    cands = [Candidate("reinplace_update_into_input", "rules/reinplace.rules:25", scatter, "inference",
                        stopped_at=None, reached=("match", "where", "safe", "rewrite", "legality"),
                        before=(scatter, copy), after=(view, write), bytes_removed=64 * 128 * 4),
              Candidate("read_input_before_its_copy_back", "rules/inductor.rules:41", write, "inference",

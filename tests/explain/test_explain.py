@@ -26,7 +26,7 @@ def reports():
 
 def test_reports_of_the_dynamo_and_inference_graphs(reports):
     assert [r.graph for r in reports] == ["dynamo", "inference"]
-    assert reports[1].fired_rules() == ["reinplace_scatter_into_input"]
+    assert reports[1].fired_rules() == ["reinplace_update_into_input"]
 
 
 def test_text_marks_what_changed_and_explains_every_candidate(reports):
@@ -42,9 +42,9 @@ def test_text_marks_what_changed_and_explains_every_candidate(reports):
     assert "- copy_: f32[8] = aten.copy_(arg0_1, slice_scatter)  # writes arg0_1" in before
     assert "  add: f32[6] = aten.add(slice_1, arg1_1)" in before and "  add: f32[6] = aten.add(slice_1, arg1_1)" in after
     assert "+ copy__default: f32[6] = aten.copy_(slice_tensor, add)  # writes slice_tensor" in after
-    assert re.search(r"reinplace_scatter_into_input @ \S*reinplace\.rules:\d+ on slice_scatter \[inference\]: fired", after)
+    assert re.search(r"reinplace_update_into_input @ \S*reinplace\.rules:\d+ on slice_scatter \[inference\]: fired", after)
     assert "fired; reached: match, where, safe, rewrite, legality" in after
-    assert re.search(r"rule source \(\S*reinplace\.rules:\d+\): rule reinplace_scatter_into_input", after)
+    assert re.search(r"rule source \(\S*reinplace\.rules:\d+\): rule reinplace_update_into_input", after)
     assert re.search(r"stopped at \w+; reached: ", after)
 
 
@@ -59,7 +59,7 @@ def test_page_of_a_real_function(reports):
     assert "<title>copy__default writes into slice_tensor</title>" in inference
     assert "nodes collapsed" not in page                      # small graphs are drawn whole
     row = re.search(r'<tr class="fired">.*?</tr>', inference, flags=re.S).group(0)
-    assert "reinplace_scatter_into_input" in row and "rule reinplace_scatter_into_input" in row
+    assert "reinplace_update_into_input" in row and "rule reinplace_update_into_input" in row
     assert [s for s in STEPS if f'class="step passed" title="{s}:' in row] == \
         ["match", "where", "safe", "rewrite", "legality"]
 
@@ -71,7 +71,7 @@ def test_command_writes_the_text_and_the_page(tmp_path, capsys):
     case = CORPUS / "reinplace" / "composed_field_update.py"
     assert main(["explain", f"{case}::composed", "--html", str(out)]) == 0
     captured = capsys.readouterr()
-    assert "reinplace_scatter_into_input" in captured.out and f"wrote {out}" in captured.err
+    assert "reinplace_update_into_input" in captured.out and f"wrote {out}" in captured.err
     page = out.read_text()
     assert page.startswith("<!DOCTYPE html>") and "index_put" in page and 'class="writes"' in page
     assert main(["explain", f"{tmp_path}/missing.py::f"]) == 2

@@ -395,7 +395,7 @@ def test_long_run_page_groups_stock_failures_by_symptom():
     failures = [
         _stock_failure("differs from eager on call 1: input[0]", loop, ["while_loop_captured_mutations"]),
         _stock_failure("differs from eager on call 2: output[0]", "def fn(x):\n    x[1:] = x[:-1].clone()\n",
-                       ["reinplace_scatter_into_input"]),
+                       ["reinplace_update_into_input"]),
         _stock_failure("raised on call 1: RuntimeError: cond_true might be modifying the input!", loop,
                        ["cond_captured_mutations"]),
         _stock_failure("raised on call 1: IndexError: index 7 is out of bounds for dimension 0 with size 4", "", []),
@@ -407,6 +407,6 @@ def test_long_run_page_groups_stock_failures_by_symptom():
         "raises IndexError: index N is out of bounds for dimension N with size N"]
     table = "\n".join(stock_by_symptom(failures))
     assert "fails 4 programs" in table
-    assert "| wrong values, straight-line program | 1 | `reinplace_scatter_into_input` 1 |" in table
+    assert "| wrong values, straight-line program | 1 | `reinplace_update_into_input` 1 |" in table
     assert "| raises IndexError: index N is out of bounds for dimension N with size N | 1 | `(none)` 1 |" in table
     assert stock_by_symptom(failures[4:]) == []

@@ -78,7 +78,7 @@ def test_registry_extends_the_vocabulary(write):
 
 def test_shipped_rules_load():
     loaded = load(shipped_rules_dir())
-    assert {r.name for r in loaded.rules} >= {"reinplace_scatter_into_input", "read_input_before_its_copy_back"}
+    assert {r.name for r in loaded.rules} >= {"reinplace_update_into_input", "read_input_before_its_copy_back"}
     assert [d.name for d in loaded.dependencies] == ["while_loop_captured_mutations", "cond_captured_mutations"]
     assert torch.ops.aten.slice_scatter in loaded.opsets["view_scatter"]
     assert loaded.warnings == []

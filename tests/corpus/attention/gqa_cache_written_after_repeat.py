@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 
 EXPECT = """
-rejects: reinplace_indexed_update_into_input at safe
+rejects: reinplace_update_into_input at safe
 matches_eager exact
 inductor
 """

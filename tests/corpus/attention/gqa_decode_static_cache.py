@@ -8,7 +8,7 @@ import torch.nn.functional as F
 
 EXPECT = """
 fires: attention_reads_grouped_heads
-fires: reinplace_indexed_update_into_input count=2
+fires: reinplace_update_into_input count=2
 absent: aten.clone
 absent: aten.expand
 matches_eager exact

@@ -9,7 +9,7 @@ import torch
 
 EXPECT = """
 fires: cond_captured_mutations
-not fires: reinplace_scatter_into_input
+not fires: reinplace_update_into_input
 matches_eager exact
 inductor
 """

@@ -14,7 +14,7 @@ import torch
 EXPECT = """
 not fires: privatize_for_inductor
 not fires: reinplace_scatter_into_intermediate
-rejects: reinplace_scatter_into_input at legality
+rejects: reinplace_update_into_input at legality
 matches_eager exact
 inductor
 """

@@ -7,7 +7,7 @@ repairs")."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 not fires: privatize_for_inductor
 matches_eager exact
 inductor

@@ -7,7 +7,7 @@ input tensor and the written-to tensor refer to a single memory location")."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 matches_eager exact
 inductor
 """

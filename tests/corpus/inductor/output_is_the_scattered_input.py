@@ -7,7 +7,7 @@ judge of Inductor's reinplacing does too, so the repair rule gives the scatter a
 import torch
 
 EXPECT = """
-not fires: reinplace_scatter_into_input
+not fires: reinplace_update_into_input
 fires: privatize_for_inductor
 matches_eager exact
 inductor

@@ -4,9 +4,9 @@ copied back."""
 import torch
 
 EXPECT = """
-rejects: reinplace_scatter_into_input at where
-not fires: reinplace_scatter_into_input
-not fires: reinplace_indexed_update_into_input
+rejects: reinplace_update_into_input at where
+not fires: reinplace_update_into_input
+not fires: reinplace_update_into_input
 matches_eager
 """
 MODE = "inference"

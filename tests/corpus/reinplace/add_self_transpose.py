@@ -3,8 +3,8 @@ Eager refuses; the compiled graph means `x = x + x.t()`."""
 import torch
 
 EXPECT = """
-not fires: reinplace_scatter_into_input
-not fires: reinplace_indexed_update_into_input
+not fires: reinplace_update_into_input
+not fires: reinplace_update_into_input
 eager_raises: RuntimeError
 matches_eager
 """

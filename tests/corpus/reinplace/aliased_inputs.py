@@ -3,7 +3,7 @@ other, which AOTAutograd handles with a synthetic base."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 rejects: reinplace_scatter_into_view_of_input at match
 matches_eager exact
 """

@@ -6,7 +6,7 @@ one with it)."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 matches_eager exact
 """
 MODE = "inference"

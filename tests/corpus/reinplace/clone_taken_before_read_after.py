@@ -3,7 +3,7 @@ the clone must keep the old values."""
 import torch
 
 EXPECT = """
-not fires: reinplace_indexed_update_into_input
+not fires: reinplace_update_into_input
 matches_eager
 """
 MODE = "inference"

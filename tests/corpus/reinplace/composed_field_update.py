@@ -4,7 +4,7 @@ slice_scatter -> index_put -> copy_ and the whole chain is written into `field`.
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 absent: aten.slice_scatter
 absent: aten.index_put
 matches_eager

@@ -3,8 +3,8 @@ would change an input that must stay as it was."""
 import torch
 
 EXPECT = """
-rejects: reinplace_scatter_into_input at where
-not fires: reinplace_scatter_into_input
+rejects: reinplace_update_into_input at where
+not fires: reinplace_update_into_input
 matches_eager exact
 """
 MODE = "inference"

@@ -2,7 +2,7 @@
 import torch
 
 EXPECT = """
-not fires: reinplace_scatter_into_input
+not fires: reinplace_update_into_input
 present: aten.copy_ count=2
 matches_eager exact
 """

@@ -5,7 +5,7 @@ the scatter into b early would give a the new values, so the rule must refuse (a
 import torch
 
 EXPECT = """
-rejects: reinplace_scatter_into_input at safe because alias_used_between(arg1_1, slice_scatter, copy__1) is true
+rejects: reinplace_update_into_input at safe because alias_used_between(arg1_1, slice_scatter, copy__1) is true
 present: aten.slice_scatter
 matches_eager exact
 """

@@ -3,7 +3,7 @@ scatter and the input differ."""
 import torch
 
 EXPECT = """
-not fires: reinplace_indexed_update_into_input
+not fires: reinplace_update_into_input
 matches_eager exact
 """
 MODE = "inference"

@@ -4,7 +4,7 @@ symbolic size, never specialized), so the result is the shift by one."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 absent: aten.slice_scatter
 present: rewrite.materialized_copy count=1
 eager_raises: RuntimeError

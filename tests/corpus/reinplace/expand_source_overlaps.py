@@ -3,7 +3,7 @@ well defined (rows 0 and 1 both become the old row 1)."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 matches_eager exact
 """
 MODE = "inference"

@@ -3,7 +3,7 @@ rows the scatter does not write, so the scatter may be written in place."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 absent: aten.slice_scatter
 matches_eager exact
 """

@@ -5,7 +5,7 @@ first (16 bytes, not the 24-byte input) and writes in place."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 absent: aten.slice_scatter
 copies: <= 16 bytes
 matches_eager exact

@@ -4,7 +4,7 @@ update is written straight into the slice of x, with no clone of x."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 absent: aten.slice_scatter
 absent: aten.copy
 matches_eager exact

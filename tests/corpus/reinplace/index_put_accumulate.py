@@ -2,7 +2,7 @@
 import torch
 
 EXPECT = """
-fires: reinplace_indexed_update_into_input
+fires: reinplace_update_into_input
 absent: aten.index_put
 matches_eager
 """

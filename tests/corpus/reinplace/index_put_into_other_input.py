@@ -2,8 +2,8 @@
 import torch
 
 EXPECT = """
-rejects: reinplace_indexed_update_into_input at where
-not fires: reinplace_indexed_update_into_input
+rejects: reinplace_update_into_input at where
+not fires: reinplace_update_into_input
 matches_eager exact
 """
 MODE = "inference"

@@ -4,7 +4,7 @@ the clone into x itself, so the old value is read after the indexed update.  Wri
 import torch
 
 EXPECT = """
-rejects: reinplace_indexed_update_into_input at safe because alias_used_between
+rejects: reinplace_update_into_input at safe because alias_used_between
 matches_eager exact
 """
 MODE = "inference"

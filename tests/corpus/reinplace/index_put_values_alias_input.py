@@ -5,7 +5,7 @@ writes in place."""
 import torch
 
 EXPECT = """
-fires: reinplace_indexed_update_into_input
+fires: reinplace_update_into_input
 copies: <= 12 bytes
 eager_raises: RuntimeError
 matches_eager exact

@@ -8,7 +8,7 @@ eager's clone."""
 import torch
 
 EXPECT = """
-fires: reinplace_indexed_update_into_input
+fires: reinplace_update_into_input
 copies: <= 48 bytes
 matches_eager exact
 inductor

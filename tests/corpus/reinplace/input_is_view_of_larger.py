@@ -3,7 +3,7 @@ touch the view's part of the base."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 matches_eager exact
 """
 MODE = "inference"

@@ -5,7 +5,7 @@ during the write, and `materialize_hazards` copies the overlapping source region
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 matches_eager exact
 inductor
 """

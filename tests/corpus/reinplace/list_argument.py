@@ -2,8 +2,8 @@
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
-fires: reinplace_indexed_update_into_input
+fires: reinplace_update_into_input
+fires: reinplace_update_into_input
 matches_eager
 """
 MODE = "inference"

@@ -7,7 +7,7 @@ fuse."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 present: rewrite.materialized_copy
 absent: aten.slice_scatter
 matches_eager exact

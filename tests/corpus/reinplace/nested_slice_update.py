@@ -2,7 +2,7 @@
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input count=1
+fires: reinplace_update_into_input count=1
 rejects: reinplace_scatter_into_intermediate at where because is_view(slice_3) is true
 matches_eager
 """

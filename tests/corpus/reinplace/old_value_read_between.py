@@ -4,7 +4,7 @@
 import torch
 
 EXPECT = """
-rejects: reinplace_scatter_into_input at safe because alias_used_between
+rejects: reinplace_update_into_input at safe because alias_used_between
 matches_eager exact
 """
 MODE = "inference"

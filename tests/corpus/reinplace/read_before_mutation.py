@@ -3,7 +3,7 @@ the old value before the mutation is fine."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 absent: aten.slice_scatter
 matches_eager
 """

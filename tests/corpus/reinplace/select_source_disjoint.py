@@ -3,7 +3,7 @@ so the memory does not overlap and the scatter may be written in place."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 absent: aten.select_scatter
 matches_eager exact
 """

@@ -5,7 +5,7 @@ bytes, less than the 64-byte input each)."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 absent: aten.slice_scatter
 copies: <= 144 bytes
 matches_eager exact

@@ -7,7 +7,7 @@ functional meaning."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 absent: aten.slice_scatter
 copies: <= 28 bytes
 eager_raises: RuntimeError

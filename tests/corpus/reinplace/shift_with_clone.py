@@ -6,7 +6,7 @@ tensor, which is what stock Inductor compiles.  The rule copies the 7 source ele
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 absent: aten.slice_scatter
 copies: <= 28 bytes
 matches_eager exact

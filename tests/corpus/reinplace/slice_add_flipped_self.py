@@ -3,7 +3,7 @@ flipped copy, which does not alias x."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 matches_eager
 """
 MODE = "inference"

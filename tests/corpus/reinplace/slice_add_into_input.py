@@ -3,7 +3,7 @@ its copy-back become one in-place add into x."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 absent: aten.slice_scatter
 present: aten.copy_ count=1
 matches_eager exact

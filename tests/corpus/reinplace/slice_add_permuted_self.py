@@ -3,7 +3,7 @@ same tensor (column 1 is read while row 0 is written; they share x[0, 1])."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 matches_eager
 """
 MODE = "inference"

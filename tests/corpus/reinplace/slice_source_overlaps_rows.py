@@ -4,7 +4,7 @@ against the functional meaning (the reference clones the source)."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 absent: aten.slice_scatter
 copies: <= 32 bytes
 eager_raises: RuntimeError

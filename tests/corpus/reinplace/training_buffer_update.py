@@ -3,7 +3,7 @@ gradients; the buffer's copy-back stays in the forward graph."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input in forward
+fires: reinplace_update_into_input in forward
 matches_eager
 """
 MODE = "training"

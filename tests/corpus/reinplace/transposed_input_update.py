@@ -3,7 +3,7 @@ may come out with a different layout than the input."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 absent: aten.slice_scatter
 matches_eager
 """

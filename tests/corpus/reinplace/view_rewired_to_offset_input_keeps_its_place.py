@@ -8,7 +8,7 @@ fake values of rewired views again (and puts them back on rollback)."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_input
+fires: reinplace_update_into_input
 present: rewrite.materialized_copy count=2
 matches_eager exact
 inductor

@@ -3,7 +3,7 @@ new values, so functionalization regenerates it from the updated value."""
 import torch
 
 EXPECT = """
-not fires: reinplace_indexed_update_into_input
+not fires: reinplace_update_into_input
 matches_eager
 """
 MODE = "inference"

@@ -16,11 +16,11 @@ from typing import List, Optional
 import torch
 import torch.fx as fx
 
-from rewrite.analysis import op_families
-from rewrite.analysis.copy_op import is_materialized_copy
-from rewrite.analysis.fake import fake_value
-from rewrite.analysis.layout_maps import dim_key
-from rewrite.analysis.op_names import op_display_name
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.facts.op_facts import is_materialized_copy
+from rewrite.analysis.facts.fake import fake_value
+from rewrite.analysis.semantics.layout_maps import dim_key
+from rewrite.analysis.facts.op_facts import op_display_name
 
 aten = torch.ops.aten
 
@@ -61,11 +61,11 @@ def copy_of(n: fx.Node) -> Optional[Copy]:
         kind = "materialization"
     elif name in COPYING_OPS:
         kind = "functional"
-    elif op_families.is_copy_target(n.target) and isinstance(n.args[0], fx.Node):
+    elif op_facts.is_copy_target(n.target) and isinstance(n.args[0], fx.Node):
         dst = n.args[0]
         root = dst
-        while op_families.alias_source(root) is not None:
-            root = op_families.alias_source(root)
+        while op_facts.alias_source(root) is not None:
+            root = op_facts.alias_source(root)
         if root.op == "placeholder" and root is dst and n.args[1] is not dst:
             kind = "copy-back"
         elif root.op == "call_function" and root.target is aten.empty_like.default:
@@ -79,7 +79,7 @@ def copy_of(n: fx.Node) -> Optional[Copy]:
 
 
 def _materializes(n: fx.Node) -> bool:
-    return (n.op == "call_function" and op_families.is_copy_target(n.target) and isinstance(n.args[0], fx.Node)
+    return (n.op == "call_function" and op_facts.is_copy_target(n.target) and isinstance(n.args[0], fx.Node)
             and n.args[0].op == "call_function" and n.args[0].target is aten.empty_like.default)
 
 

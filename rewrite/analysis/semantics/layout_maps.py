@@ -16,8 +16,9 @@ from torch._prims_common import is_non_overlapping_and_dense_or_false
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 import torch.fx as fx
 
-from rewrite.analysis import op_families, regions
-from rewrite.analysis.fake import fake_args, fake_mode_of, fake_value
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.semantics import regions
+from rewrite.analysis.facts.fake import fake_args, fake_mode_of, fake_value
 
 Map = Tuple[tuple, tuple, object]
 
@@ -88,10 +89,10 @@ def apply_step(step: fx.Node, t: torch.Tensor) -> torch.Tensor:
     """Apply the view ``step`` (a view op node, an in-place op returning its destination, or
     ``getitem`` of a view-list op) to ``t`` instead of its real source."""
     target = step.target
-    if op_families.is_getitem(step):
+    if op_facts.is_getitem(step):
         producer = step.args[0]
         return producer.target(t, *fake_args(producer.args[1:]), **fake_args(producer.kwargs))[step.args[1]]
-    if op_families.returns_written(target):
+    if op_facts.returns_written(target):
         return t
     return target(t, *fake_args(step.args[1:]), **fake_args(step.kwargs))
 
@@ -111,13 +112,13 @@ def replay(steps: Sequence[fx.Node], base: torch.Tensor) -> Optional[Map]:
     try:
         with mode:
             for step in steps:
-                if op_families.is_op_overload(step.target) and op_families.view_or_copy(step.target) \
-                        and op_families.copies_its_source(step, step.args[0]) is not False:
+                if op_facts.is_op_overload(step.target) and op_facts.view_or_copy(step.target) \
+                        and op_facts.copies_its_source(step, step.args[0]) is not False:
                     return None
                 t = apply_step(step, t)
     except Exception:  # noqa: BLE001 - a step we cannot replay has no known map
         return None
-    if t.dtype != base.dtype or op_families.shares_storage(t, base) is not True:
+    if t.dtype != base.dtype or op_facts.shares_storage(t, base) is not True:
         return None
     return map_of_tensor(t)
 
@@ -126,7 +127,7 @@ def chain_to(node: fx.Node) -> Tuple[fx.Node, Tuple[fx.Node, ...]]:
     """``(root, steps)``: the node owning ``node``'s memory and the view steps from it."""
     steps = []
     while True:
-        source = op_families.alias_source(node)
+        source = op_facts.alias_source(node)
         if source is None:
             return node, tuple(reversed(steps))
         steps.append(node)
@@ -152,8 +153,8 @@ def _as_strided_is_absolute(steps: Sequence[fx.Node]) -> bool:
 
 def is_as_strided_scatter(node) -> bool:
     return (isinstance(node, fx.Node) and node.op == "call_function"
-            and op_families.is_view_scatter_target(node.target)
-            and op_families._base_name(node.target) == "as_strided_scatter")
+            and op_facts.is_view_scatter_target(node.target)
+            and op_facts._base_name(node.target) == "as_strided_scatter")
 
 
 def scatter_addresses_a_copy(scatter: fx.Node, base: Optional[fx.Node] = None) -> bool:
@@ -181,8 +182,8 @@ def scatter_addresses_a_copy(scatter: fx.Node, base: Optional[fx.Node] = None) -
 
 def is_as_strided_read(node) -> bool:
     """``as_strided`` (or its ``_copy``): a view whose arguments are storage addresses."""
-    return (isinstance(node, fx.Node) and node.op == "call_function" and op_families.is_op_overload(node.target)
-            and op_families._base_name(node.target) in ("as_strided", "as_strided_copy"))
+    return (isinstance(node, fx.Node) and node.op == "call_function" and op_facts.is_op_overload(node.target)
+            and op_facts._base_name(node.target) in ("as_strided", "as_strided_copy"))
 
 
 def functional_update_base(node: fx.Node) -> Optional[fx.Node]:
@@ -190,13 +191,13 @@ def functional_update_base(node: fx.Node) -> Optional[fx.Node]:
     functionalization: the base of a view scatter, the first argument of an op that has an
     in-place variant (``mul`` for ``x.mul_(y)``, ``aten.copy`` for ``x.copy_(y)``).  Over-approximate
     on purpose: it decides where the functional reading may not be the program's."""
-    if node.op != "call_function" or not op_families.is_op_overload(node.target) or not node.args:
+    if node.op != "call_function" or not op_facts.is_op_overload(node.target) or not node.args:
         return None
     base = node.args[0]
     if not isinstance(base, fx.Node):
         return None
     target = node.target
-    if op_families.is_view_scatter_target(target) or op_families.inplace_variant(target) is not None:
+    if op_facts.is_view_scatter_target(target) or op_facts.inplace_variant(target) is not None:
         return base
     return None
 
@@ -210,9 +211,9 @@ def _is_written(node: fx.Node) -> bool:
             continue
         seen.add(cur)
         for user in cur.users:
-            if cur in op_families.written_nodes(user):
+            if cur in op_facts.written_nodes(user):
                 return True
-            if op_families.alias_source(user) is cur:
+            if op_facts.alias_source(user) is cur:
                 todo.append(user)
     return False
 
@@ -271,7 +272,7 @@ def functional_reading_differs(node: fx.Node, inputs_are_operands: bool = False)
     scatter = is_as_strided_scatter(node)
     fresh, cur = None, node.args[0]
     for _ in range(10000):                      # (a graph is finite; the bound keeps a cycle out)
-        source = op_families.alias_source(cur)
+        source = op_facts.alias_source(cur)
         if source is None:
             source = functional_update_base(cur)
             if source is None:
@@ -288,7 +289,7 @@ def functional_reading_differs(node: fx.Node, inputs_are_operands: bool = False)
     a, b = fake_value(fresh), fake_value(cur)
     if a is not None and b is not None and _same_storage_layout(a, b):
         return ""
-    return (f"`{node.name}` ({op_families._base_name(node.target)}) addresses the storage of `{fresh.name}`, a "
+    return (f"`{node.name}` ({op_facts._base_name(node.target)}) addresses the storage of `{fresh.name}`, a "
             f"fresh tensor standing for `{cur.name}`, whose storage the program's as_strided addresses "
             f"and which is laid out otherwise")
 
@@ -344,7 +345,7 @@ def compose_steps(value_like: torch.Tensor, m: Map, steps: Sequence[fx.Node]) ->
 def scatter_map(scatter: fx.Node, base_shape_like: torch.Tensor, base_map: Optional[Map] = None) -> Optional[Map]:
     """Where ``X_scatter(base, src, *args)`` writes, as a map over the base's logical
     coordinates (or, with ``base_map``, over the coordinates of the tensor the base views)."""
-    view_op = op_families.view_op_for_scatter(scatter.target)
+    view_op = op_facts.view_op_for_scatter(scatter.target)
     if view_op is None:
         return None
     args = fake_args(scatter.args[2:])
@@ -367,7 +368,7 @@ def scatter_map(scatter: fx.Node, base_shape_like: torch.Tensor, base_map: Optio
 def view_copy_map(node: fx.Node, source_like: torch.Tensor) -> Optional[Map]:
     """For a functional view (``slice_copy``, ``_unsafe_view``, ``view_copy``...): the map of the
     view it copies, over its source's logical coordinates."""
-    view_op = op_families.view_op_of_view_copy(node.target)
+    view_op = op_facts.view_op_of_view_copy(node.target)
     if view_op is None:
         return None
     base = contiguous_fake(source_like)
@@ -378,6 +379,6 @@ def view_copy_map(node: fx.Node, source_like: torch.Tensor) -> Optional[Map]:
             view = view_op(base, *fake_args(node.args[1:]), **fake_args(node.kwargs))
     except Exception:  # noqa: BLE001
         return None
-    if view.dtype != base.dtype or op_families.shares_storage(view, base) is not True:
+    if view.dtype != base.dtype or op_facts.shares_storage(view, base) is not True:
         return None                      # another dtype's elements, or no view (see ``replay``)
     return map_of_tensor(view)

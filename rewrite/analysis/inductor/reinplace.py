@@ -23,13 +23,14 @@ from torch._inductor.fx_passes import reinplace as passes
 from torch._inductor.fx_utils import FakeTensorUpdater
 from torch._inductor.virtualized import NullHandler, V
 
-from rewrite.analysis import layout_maps as lm
-from rewrite.analysis import op_families
-from rewrite.analysis.copies import copies
-from rewrite.analysis.fake import graph_fake_mode
-from rewrite.analysis.legality import aliasing_change, output_tensors
-from rewrite.analysis.lowering import LoweringModel
-from rewrite.analysis.semantics import Terms, observe_graph
+from rewrite.analysis.semantics import layout_maps as lm
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.inductor.copies import copies
+from rewrite.analysis.facts.fake import graph_fake_mode
+from rewrite.analysis.inductor.outputs import aliasing_change, output_tensors
+from rewrite.analysis.inductor.lowering import LoweringModel
+from rewrite.analysis.semantics.terms import Terms
+from rewrite.analysis.semantics.comparison import observe_graph
 
 
 @dataclass
@@ -70,7 +71,7 @@ def candidates(graph: fx.Graph) -> List[fx.Node]:
     """Nodes Inductor's pass considers: view scatters and its in-placeable ops."""
     known = set(passes.inplaceable_ops) | set(passes.inplaceable_foreach_ops)
     return [n for n in graph.nodes if n.op == "call_function"
-            and (op_families.is_view_scatter(n) or n.target in known)]
+            and (op_facts.is_view_scatter(n) or n.target in known)]
 
 
 @contextlib.contextmanager
@@ -93,7 +94,7 @@ def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] =
     copy_graph.output(out)
     copy_gm = fx.GraphModule(gm, copy_graph)
     original_of = {c: o for o, c in val_map.items()}
-    scatter_users = {c: list(c.users) for o, c in val_map.items() if op_families.is_view_scatter(c)}
+    scatter_users = {c: list(c.users) for o, c in val_map.items() if op_facts.is_view_scatter(c)}
     sim = Simulation()
     try:
         with _inductor_fake_mode(graph):
@@ -159,11 +160,11 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
     before, after = observe_graph(graph, terms), observe_graph(copy_graph, terms)
     write_owner: Dict[fx.Node, List[fx.Node]] = {}
     for n in copy_graph.nodes:
-        if n.op != "call_function" or not op_families.written_nodes(n):
+        if n.op != "call_function" or not op_facts.written_nodes(n):
             continue
         if n in original_of and original_of[n] in sim.decisions:
             write_owner[n] = [original_of[n]]
-        elif op_families.is_copy_target(n.target) and n not in original_of:
+        elif op_facts.is_copy_target(n.target) and n not in original_of:
             for (inp, src), originals in pending.items():
                 if n.args[1] is src and _root(n.args[0]) is _root(inp):
                     write_owner[n] = list(originals)
@@ -185,9 +186,9 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
         own = write_owner.get(hazard.write)
         owners = own or _owners_through(hazard.operand, write_owner)
         if not owners:
-            written = {_root(d) for d in op_families.written_nodes(hazard.write)}
+            written = {_root(d) for d in op_facts.written_nodes(hazard.write)}
             owners = [o for w, os in write_owner.items() for o in os
-                      if any(_root(d) in written for d in op_families.written_nodes(w))]
+                      if any(_root(d) in written for d in op_facts.written_nodes(w))]
         for node in owners:
             decision = sim.decisions[node]
             if not decision.unsafe:
@@ -221,7 +222,7 @@ def _trust_private_copies(sim: Simulation) -> None:
     said is kept as ``unproven``.  (The judge can refuse right graphs, never accept wrong ones:
     without this, a graph it cannot normalize would stop the compilation.)"""
     for node, decision in sim.decisions.items():
-        if decision.unsafe and node.args and op_families.is_private_copy(node.args[0], node):
+        if decision.unsafe and node.args and op_facts.is_private_copy(node.args[0], node):
             decision.unproven, decision.unsafe = decision.unsafe, ""
 
 
@@ -230,21 +231,21 @@ def _owners_through(node: fx.Node, write_owner) -> List[fx.Node]:
     while node is not None:
         if node in write_owner:
             return list(write_owner[node])
-        node = op_families.alias_source(node)
+        node = op_facts.alias_source(node)
     return []
 
 
 def _decisions_on(roots, write_owner) -> List[fx.Node]:
     out = []
     for w, originals in write_owner.items():
-        if any(_root(d).target in roots for d in op_families.written_nodes(w)):
+        if any(_root(d).target in roots for d in op_facts.written_nodes(w)):
             out.extend(originals)
     return out
 
 
 def _root(node: fx.Node) -> fx.Node:
     while True:
-        source = op_families.alias_source(node)
+        source = op_facts.alias_source(node)
         if source is None:
             return node
         node = source

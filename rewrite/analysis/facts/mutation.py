@@ -12,7 +12,7 @@ from typing import Any, List, Optional, Tuple
 import torch
 import torch.fx as fx
 
-from rewrite.analysis import op_families
+from rewrite.analysis.facts import op_facts
 
 _VIEW_METHODS = frozenset({
     "view", "view_as", "reshape", "reshape_as", "transpose", "t", "permute", "select", "narrow",
@@ -79,7 +79,7 @@ def written_operands(node: fx.Node) -> List[fx.Node]:
 
 
 def is_copy_target(target) -> bool:
-    return op_families.is_copy_target(target)
+    return op_facts.is_copy_target(target)
 
 
 def is_copy(node: fx.Node) -> bool:

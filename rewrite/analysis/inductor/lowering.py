@@ -27,10 +27,13 @@ import torch
 import torch.fx as fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
-from rewrite.analysis import layout_maps, op_families, regions
-from rewrite.analysis.copy_op import is_materialized_copy
-from rewrite.analysis.fake import fake_value
-from rewrite.analysis.op_names import op_display_name, targets_match
+from rewrite.analysis.semantics import layout_maps
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.semantics import overlap
+from rewrite.analysis.semantics import regions
+from rewrite.analysis.facts.op_facts import is_materialized_copy
+from rewrite.analysis.facts.fake import fake_value
+from rewrite.analysis.facts.op_facts import op_display_name, targets_match
 
 #: Nodes a cone walk may visit before it gives up (and reports a hazard, to be safe).
 CONE_BUDGET = 2000
@@ -102,8 +105,8 @@ class LoweringModel:
         key = self.storage(node)
         if key is None:
             return None
-        if op_families.returns_written(getattr(node, "target", None)):
-            written = op_families.written_nodes(node)
+        if op_facts.returns_written(getattr(node, "target", None)):
+            written = op_facts.written_nodes(node)
             return self.region(written[0]) if written else None
         return regions.region_of_node(node, lambda n: key)
 
@@ -113,9 +116,9 @@ class LoweringModel:
         in a buffer)."""
         if node.op != "call_function" or fake_value(node) is None:
             return False
-        if any(node in op_families.written_nodes(u) for u in node.users if u not in self._absent):
+        if any(node in op_facts.written_nodes(u) for u in node.users if u not in self._absent):
             return False
-        if op_families.alias_source(node) is not None or op_families.written_nodes(node):
+        if op_facts.alias_source(node) is not None or op_facts.written_nodes(node):
             return False                         # a view or a write: reads memory, is not a value
         if self.extern and targets_match(node.target, self.extern) or is_materialized_copy(node):
             return False                         # an extern kernel: its result is a buffer
@@ -153,7 +156,7 @@ class LoweringModel:
                 self._by_storage.setdefault(key, []).append(node)
 
     def writes(self) -> List[fx.Node]:
-        return [n for n in self.graph.nodes if n.op == "call_function" and op_families.written_nodes(n)]
+        return [n for n in self.graph.nodes if n.op == "call_function" and op_facts.written_nodes(n)]
 
     # ---------------------------------------------------------------- hazards
 
@@ -182,7 +185,7 @@ class LoweringModel:
         float ``x``): Inductor lowers the store as a conversion of the value, not a store of its
         bits (found by the fuzzer: 3 stored as 1077936128.0).  No copy repairs it."""
         out = []
-        for d in op_families.written_nodes(w):
+        for d in op_facts.written_nodes(w):
             root, steps = layout_maps.chain_to(d)
             for source, view in zip((root,) + steps, steps):
                 vs, vv = fake_value(source), fake_value(view)
@@ -198,14 +201,14 @@ class LoweringModel:
         its generated code; fuzz p559, where its own reinplacing made the whole write).  An
         indexed update with integer indices writes only its elements and keeps the order."""
         out = []
-        for d in op_families.written_nodes(w):
+        for d in op_facts.written_nodes(w):
             root, steps = layout_maps.chain_to(d)
             if root.op == "placeholder" or self.storage(root) is None:
                 continue
             for other in self._index().get(self.storage(root), []):
                 if other is w or other in self._absent or other._erased:
                     continue
-                for d2 in op_families.written_nodes(other):
+                for d2 in op_facts.written_nodes(other):
                     root2, steps2 = layout_maps.chain_to(d2)
                     if root2 is not root:
                         continue
@@ -216,7 +219,7 @@ class LoweringModel:
         return out
 
     def _written_regions(self, w: fx.Node) -> List[Tuple[fx.Node, Optional[regions.Region]]]:
-        return [(d, self.region(d)) for d in op_families.written_nodes(w)]
+        return [(d, self.region(d)) for d in op_facts.written_nodes(w)]
 
     def _conflicts(self, a: fx.Node, targets) -> bool:
         """Reading ``a`` may touch memory one of ``targets`` (written regions) covers."""
@@ -227,7 +230,7 @@ class LoweringModel:
         for d, rd in targets:
             if self.storage(d) != key:
                 continue
-            if ra is None or rd is None or regions.may_overlap(ra, rd):
+            if ra is None or rd is None or overlap.may_overlap(ra, rd):
                 return True
         return False
 
@@ -267,7 +270,7 @@ class LoweringModel:
         for the read to be element-for-element with the write (None: no such correspondence)."""
         shape = _shape(reader) if reader is not w else _shape(targets[0][0])
         operands = _tensor_operands(reader)
-        if reader is w and op_families.is_foreach(w.target):
+        if reader is w and op_facts.is_foreach(w.target):
             return _foreach_reads(w, targets)
         if reader is w:
             # the operands in the positions the op reads: the written tensor itself can be one of
@@ -275,7 +278,7 @@ class LoweringModel:
             region = targets[0][1]
             target = w.target
             operands = _read_operands(w)
-            if op_families.is_copy_target(target) or op_families.is_pointwise(target):
+            if op_facts.is_copy_target(target) or op_facts.is_pointwise(target):
                 return [(a, region if _shape_is(a, shape) else None) for a in operands]
             if _is_mask_update(w):
                 mask = w.args[1][0]
@@ -283,13 +286,13 @@ class LoweringModel:
             return [(a, None) for a in operands]
         target = reader.target
         if expected is not None:
-            if op_families.is_view_scatter(reader):
+            if op_facts.is_view_scatter(reader):
                 base, src = reader.args[0], reader.args[1]
                 inner = _scatter_region(reader, expected)
                 return [(a, expected if a is base else inner if a is src else None) for a in operands]
             if target is torch.ops.aten.copy.default:
                 return [(a, expected if _shape_is(a, shape) else None) for a in operands[1:]]
-            if op_families.is_pointwise(target) or op_families.resolved(target) in _VALUE_PRESERVING:
+            if op_facts.is_pointwise(target) or op_facts.resolved(target) in _VALUE_PRESERVING:
                 return [(a, expected if _shape_is(a, shape) else None) for a in operands]
         if target is torch.ops.aten.copy.default:
             return [(a, None) for a in operands[1:]]
@@ -299,8 +302,8 @@ class LoweringModel:
         """The lazy node whose value ``a`` is (or is a view of), if any."""
         root = a
         while True:
-            source = op_families.alias_source(root)
-            if source is None or op_families.written_nodes(root):
+            source = op_facts.alias_source(root)
+            if source is None or op_facts.written_nodes(root):
                 break
             root = source
         return root if self.is_lazy(root) else None
@@ -380,7 +383,7 @@ class LoweringModel:
                 budget -= 1
                 if budget < 0 or user.op == "output" or w < user:
                     return user
-                if self.is_lazy(user) or op_families.is_view_node(user):
+                if self.is_lazy(user) or op_facts.is_view_node(user):
                     stack.append(user)
         return None
 
@@ -448,8 +451,8 @@ def _normalized(r: regions.Region) -> regions.Region:
 def _read_operands(w: fx.Node) -> List[fx.Node]:
     """The tensor operands of a write in the argument positions it reads (not those it writes;
     an op without a schema writes its first)."""
-    written = None if op_families.is_op_overload(w.target) else (frozenset({0}), frozenset())
-    return _tensor_operands_of(op_families.read_arguments(w, written))
+    written = None if op_facts.is_op_overload(w.target) else (frozenset({0}), frozenset())
+    return _tensor_operands_of(op_facts.read_arguments(w, written))
 
 
 def _tensor_operands_of(value) -> List[fx.Node]:
@@ -488,7 +491,7 @@ def _same_elements(view: fx.Node, source: fx.Node) -> bool:
         if node is source:
             return True
         val = fake_value(node)
-        if node.op != "call_function" or op_families.resolved(node.target) not in _IDENTITY_VIEWS or val is None \
+        if node.op != "call_function" or op_facts.resolved(node.target) not in _IDENTITY_VIEWS or val is None \
                 or vs is None or not layout_maps.same_shape(val.shape, vs.shape) or val.element_size() != vs.element_size():
             return False
         node = node.args[0] if node.args and isinstance(node.args[0], fx.Node) else None
@@ -500,7 +503,7 @@ def _same_elements(view: fx.Node, source: fx.Node) -> bool:
 def _loaded_operands(node: fx.Node) -> List[fx.Node]:
     """The tensor operands whose elements ``node``'s computation loads: not those it takes only
     the size or dtype of (``zeros_like(x)``, ``self`` of the functional ``copy``)."""
-    target = op_families.resolved(node.target) if node.op == "call_function" else None
+    target = op_facts.resolved(node.target) if node.op == "call_function" else None
     if target is torch.ops.aten.copy.default:
         return _tensor_operands(node)[1:]
     name = getattr(getattr(target, "overloadpacket", None), "__name__", "")
@@ -520,7 +523,7 @@ def _one_distinct_element(node: fx.Node) -> bool:
 def _unrolled_reduction(node: fx.Node) -> bool:
     """A reduction Inductor lowers as a pointwise loop body: over one element, or over fewer
     than ``unroll_reductions_threshold`` elements of a static size (``Reduction.create``)."""
-    if not (op_families.is_op_overload(node.target) and torch.Tag.reduction in node.target.tags):
+    if not (op_facts.is_op_overload(node.target) and torch.Tag.reduction in node.target.tags):
         return False
     out, operands = fake_value(node), _tensor_operands(node)
     inp = fake_value(operands[0]) if operands else None

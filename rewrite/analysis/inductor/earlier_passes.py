@@ -31,13 +31,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-import torch
 import torch.fx as fx
 
-from rewrite.analysis import op_families
-from rewrite.analysis.fake import fake_value
-from rewrite.analysis.op_names import op_display_name
-from rewrite.analysis.semantics import AliasIndex, Comparison, GraphView, Terms
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.facts.fake import fake_value
+from rewrite.analysis.inductor.outputs import output_items, output_node, runtime_written_inputs
+from rewrite.analysis.facts.op_facts import op_display_name
+from rewrite.analysis.semantics.aliases import AliasIndex
+from rewrite.analysis.semantics.comparison import Comparison
+from rewrite.analysis.semantics.evaluation import GraphView
+from rewrite.analysis.semantics.terms import Terms
 
 #: The pass the damage comes from, as reports name it.
 CULPRIT = "a functional pass of Inductor's before ours (noop removal) dropped the copy the program made"
@@ -100,78 +103,12 @@ class MisplacedOutput:
 # --------------------------------------------------------------------------- output roles
 
 
-def output_roles(graph: fx.Graph, graph_kind: Optional[str] = None) -> List[str]:
-    """What AOTAutograd does with each tensor output of a forward or inference graph it is
-    compiling now: ``"alias"`` (it returns an alias of an input, regenerated from that input),
-    ``"own"`` (a tensor of its own), ``"mutation"`` (the new value of an input the runtime
-    writes back), ``"saved"`` (kept for backward); ``"unknown"`` where its metadata does not
-    describe the graph (a backward or joint graph, a subgraph, another torch).  ``graph_kind``:
-    the stage, where the caller knows it; else a graph with tangent inputs is taken as backward."""
-    items = output_items(graph)
-    unknown = ["unknown"] * len(items)
-    meta = _fw_metadata()
-    if graph_kind is None:
-        tangents = any(str(n.target).startswith("tangents") for n in graph.find_nodes(op="placeholder"))
-        graph_kind = "backward" if tangents else "forward"
-    if meta is None or graph_kind not in ("inference", "forward"):
-        return unknown
-    try:
-        from torch._functorch._aot_autograd.schemas import OutputType
-
-        infos = list(meta.output_info)
-        n_mutated = int(meta.num_mutated_inp_runtime_indices)
-        inputs = list(meta.input_info)
-    except Exception:  # noqa: BLE001 - another torch: say nothing
-        return unknown
-    placeholders = graph.find_nodes(op="placeholder")
-    if len(inputs) != len(placeholders) or not all("desc" in p.meta for p in placeholders):
-        return unknown            # not the graph the metadata describes (a higher-order op's function)
-    user = n_mutated + len(infos)
-    if len(items) < user or (graph_kind == "inference" and len(items) != user):
-        return unknown
-    roles = ["mutation"] * n_mutated
-    for info in infos:
-        if info.output_type in (OutputType.alias_of_input, OutputType.is_input):
-            roles.append("alias")
-        elif info.output_type == OutputType.non_alias:
-            roles.append("own")
-        else:
-            roles.append("unknown")
-    roles += ["saved"] * (len(items) - user)
-    return roles
 
 
-def runtime_written_inputs(graph: fx.Graph) -> Set[fx.Node]:
-    """The placeholders AOTAutograd's runtime writes after the graph (input mutations it does
-    not keep in the graph)."""
-    meta = _fw_metadata()
-    placeholders = graph.find_nodes(op="placeholder")
-    try:
-        indices = list(meta.mutated_inp_runtime_indices) if meta is not None else []
-    except Exception:  # noqa: BLE001
-        return set()
-    if meta is None or len(meta.input_info) != len(placeholders) or not all("desc" in p.meta for p in placeholders):
-        return set()
-    return {placeholders[i] for i in indices if 0 <= i < len(placeholders)}
 
 
-def _fw_metadata():
-    try:
-        from torch._guards import TracingContext
-
-        ctx = TracingContext.try_get()
-    except Exception:  # noqa: BLE001
-        return None
-    return getattr(ctx, "fw_metadata", None)
 
 
-def output_items(graph: fx.Graph) -> List[object]:
-    """The flat items of the output node's first argument, tensors or not."""
-    output = _output_node(graph)
-    if output is None or not output.args:
-        return []
-    value = output.args[0]
-    return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
 # --------------------------------------------------------------------------- findings
@@ -185,7 +122,7 @@ def late_reads(graph: fx.Graph, original_writes: Iterable[fx.Node], roles: Seque
     write."""
     writes_into: Dict[fx.Node, List[fx.Node]] = {}
     for w in sorted(n for n in original_writes if not n._erased):
-        for dst in op_families.written_nodes(w):
+        for dst in op_facts.written_nodes(w):
             writes_into.setdefault(root_of(dst), []).append(w)
     found: List[LateRead] = []
     for root, writes in writes_into.items():
@@ -193,7 +130,7 @@ def late_reads(graph: fx.Graph, original_writes: Iterable[fx.Node], roles: Seque
             continue
         for alias in _aliases_not_through(root, set(writes)):
             for reader in alias.users:
-                if op_families.alias_source(reader) is alias or reader in writes and not _reads(reader, alias):
+                if op_facts.alias_source(reader) is alias or reader in writes and not _reads(reader, alias):
                     continue
                 if reader.op != "output" and not _reads(reader, alias):
                     continue
@@ -214,7 +151,7 @@ def misplaced_outputs(graph: fx.Graph, roles: Sequence[str]) -> List[MisplacedOu
     """Output items in an input's memory where the program has memory of their own (see the
     module docstring)."""
     runtime_written = runtime_written_inputs(graph)
-    output = _output_node(graph)
+    output = output_node(graph)
     out = []
     for i, item in enumerate(output_items(graph)):
         if i >= len(roles) or not isinstance(item, fx.Node) or fake_value(item) is None:
@@ -237,7 +174,7 @@ def functional_reading_kept(graph: fx.Graph, original_writes: Iterable[fx.Node],
     writes = [n for n in original_writes if not n._erased]
     if not writes:
         return ""
-    output = _output_node(graph)
+    output = output_node(graph)
     masked: Dict[fx.Node, Tuple[tuple, dict]] = {}
     if output is not None and any(r == "alias" for r in roles):
         items = output_items(graph)
@@ -257,7 +194,7 @@ def root_of(node: fx.Node) -> fx.Node:
     seen = set()
     while node not in seen:
         seen.add(node)
-        source = op_families.alias_source(node)
+        source = op_facts.alias_source(node)
         if source is None:
             return node
         node = source
@@ -274,20 +211,16 @@ def _aliases_not_through(root: fx.Node, writes: Set[fx.Node]) -> List[fx.Node]:
             continue
         seen.add(n)
         out.append(n)
-        stack.extend(u for u in n.users if op_families.alias_source(u) is n)
+        stack.extend(u for u in n.users if op_facts.alias_source(u) is n)
     return out
 
 
 def _reads(node: fx.Node, operand: fx.Node) -> bool:
     if node.op != "call_function":
         return True
-    if not op_families.is_op_overload(node.target):
+    if not op_facts.is_op_overload(node.target):
         return True
-    return any(a is operand for a in op_families._nodes_in(op_families.read_arguments(node)))
-
-
-def _output_node(graph: fx.Graph) -> Optional[fx.Node]:
-    return next((n for n in reversed(graph.nodes) if n.op == "output"), None)
+    return any(a is operand for a in op_facts._nodes_in(op_facts.read_arguments(node)))
 
 
 def _op(node: fx.Node) -> str:

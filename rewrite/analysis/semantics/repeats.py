@@ -15,9 +15,9 @@ from typing import Optional, Tuple
 import torch
 import torch.fx as fx
 
-from rewrite.analysis import layout_maps
-from rewrite.analysis.copy_op import is_materialized_copy
-from rewrite.analysis.fake import fake_value
+from rewrite.analysis.semantics import layout_maps
+from rewrite.analysis.facts.op_facts import is_materialized_copy
+from rewrite.analysis.facts.fake import fake_value
 
 aten = torch.ops.aten
 

@@ -1,6 +1,7 @@
-"""Relations between ATen ops, derived from their schemas and names (never from a hand-written
-table): the view op each scatter writes through, the in-place variant of a functional op and the
-functional variant of an in-place one, which ops return aliases, which write, which are pointwise.
+"""Facts about ops, derived from their schemas and names (never from a hand-written table): the
+view op each scatter writes through, the in-place variant of a functional op and the functional
+variant of an in-place one, which ops return aliases, which write, which are pointwise; how ops are
+named and matched; and the one op the engine emits itself, ``rewrite::materialized_copy``.
 
 This is the one place these facts are computed; the analyses, the actions and the semantics all
 ask here.
@@ -9,16 +10,75 @@ from __future__ import annotations
 
 import functools
 import operator
-from typing import List, Optional, Tuple
+from typing import Collection, List, Optional, Tuple
 
 import torch
 import torch.fx as fx
 from torch.multiprocessing.reductions import StorageWeakRef
 
-from rewrite.analysis.copy_op import MATERIALIZED_COPY, is_materialized_copy
-from rewrite.analysis.fake import fake_value
+from rewrite.analysis.facts.fake import fake_value
 
 aten = torch.ops.aten
+
+# --------------------------------------------------------------------------- the materialized copy
+#
+# The copy the engine emits to materialize a value: ``rewrite::materialized_copy``.
+#
+# It used to be ``copy_(empty_like(x), clone(x))``, which Inductor lowers as a buffer computed by
+# a loop of its own; but its scheduler may then fuse that loop into a consumer that writes what the
+# copy read, and drop the buffer as kernel-local: the copy is gone and the consumer reads memory
+# it has already overwritten (found by the fuzzer, `x[4:5].t().mul_(0.5); x[:, 3].add_(x[0].tanh())`:
+# the copy of `x[0]` was fused into the loop writing `x[:, 3]`).  Inductor calls a custom op as an
+# extern kernel, which it neither inlines nor fuses, and orders before the next write of what it
+# reads: a copy that stays a copy.  Its values are its operand's (the analyses read it as
+# ``aten.clone``), in a fresh buffer with the operand's strides where they are dense.
+
+# torch.library's low-level API rather than @custom_op: the call costs about 4 us on CPU instead
+# of 12 (no Python autograd wrapper; compiled graphs run without autograd anyway).
+_LIB = torch.library.Library("rewrite", "FRAGMENT")
+try:
+    torch.ops.rewrite.materialized_copy.default
+except (AttributeError, RuntimeError):
+    # exact strides: Inductor passes the operand laid out as traced, whatever the global
+    # custom-op layout setting; the fake clones too, so fake and real strides agree everywhere
+    _LIB.define("materialized_copy(Tensor x) -> Tensor", tags=(torch.Tag.needs_exact_strides,))
+    _LIB.impl("materialized_copy", lambda x: x.clone(), "CompositeExplicitAutograd")
+
+    @torch.library.register_fake("rewrite::materialized_copy", lib=_LIB)
+    def _materialized_copy_fake(x: torch.Tensor) -> torch.Tensor:
+        return x.clone()
+
+
+MATERIALIZED_COPY = torch.ops.rewrite.materialized_copy.default
+
+
+def is_materialized_copy(node) -> bool:
+    return getattr(node, "op", None) == "call_function" and node.target in (MATERIALIZED_COPY,
+                                                                          torch.ops.rewrite.materialized_copy)
+
+
+# --------------------------------------------------------------------------- names and matching
+
+
+def targets_match(target, allowed: Collection) -> bool:
+    if target in allowed:
+        return True
+    packet = getattr(target, "overloadpacket", None) if isinstance(target, torch._ops.OpOverload) else None
+    return packet is not None and packet in allowed
+
+
+def op_display_name(target) -> str:
+    """``aten.slice_scatter`` for overloads and packets; the function name otherwise."""
+    if isinstance(target, torch._ops.OpOverload):
+        return f"{target.namespace}.{target._opname}"
+    if isinstance(target, torch._ops.OpOverloadPacket):
+        return f"{target._qualified_op_name.replace('::', '.')}"
+    if isinstance(target, torch._ops.HigherOrderOperator):
+        return f"higher_order.{target.name()}"
+    return str(getattr(target, "__name__", target))
+
+
+# --------------------------------------------------------------------------- op relations
 
 #: Scatter ops of the view family: ``X_scatter(base, src, *args)`` writes ``src`` into ``X(base, *args)``.
 VIEW_SCATTER_NAMES = ("slice_scatter", "select_scatter", "diagonal_scatter", "as_strided_scatter")
