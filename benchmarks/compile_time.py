@@ -217,18 +217,19 @@ def fmt(x, digits=2) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def report_lines(result: dict) -> list:
-    baselines = "".join(f"; rewrite@{ref} is commit {commit}" for ref, commit in result.get("baselines", {}).items())
-    lines = ["# Compile time: the rules next to stock Inductor", "",
-             f"{result['date']}, commit {result['commit']}{baselines}; machine: {result['machine']}", "",
-             "Each run is a fresh process (one torch thread, Inductor's FX graph and AOTAutograd caches off, an "
+TITLE = "compile time, the rules next to stock Inductor"
+
+
+def render(result: dict) -> list:
+    """The page's body (``results_page`` adds date, commit, machine and the history)."""
+    baselines = "".join(f"rewrite@{ref} is commit {commit}; " for ref, commit in result.get("baselines", {}).items())
+    lines = [f"{baselines}Each run is a fresh process (one torch thread, Inductor's FX graph and AOTAutograd caches off, an "
              "empty cache folder, compile_threads=1); the backends take turns within each round in a rotating "
              f"order; medians over {result['rounds']} rounds.  compile s: torch's compile callbacks (wall); "
              "CPU s: the process and its children (the C++ compiler) over the first call, which compiles "
              "everything; rule pass CPU: the thread CPU time spent in `RuleSet.apply` over the compile (every "
              "stage); rule pass (wall) and its parts: the reports' `seconds` summed over the graphs.  "
-             "The machine is shared and noisy (other jobs run on its 2 cores): compare within a row, and "
-             "prefer the CPU column.", ""]
+             "The machine may be shared: compare within a row, and prefer the CPU column.", ""]
     head = ["program", "backend", "runs", "compile s", "CPU s", "vs stock (compile / CPU)", "rule pass CPU s",
             "rule pass CPU / stock CPU", "rule pass s (wall)", "legality", "ownership", "earlier passes",
             "copy measure"]
@@ -276,6 +277,17 @@ def report_lines(result: dict) -> list:
     return lines
 
 
+def headline(result: dict) -> dict:
+    """The Llama training step with 8 layers: the rule pass's share and rewrite's compile ratio."""
+    target = result["programs"].get("llama train step x8") or {}
+    stock, ours = target.get("inductor", {}), target.get("rewrite", {})
+    if not (stock.get("runs") and ours.get("runs")):
+        return {"llama x8": "not run"}
+    return {"rule pass CPU / stock CPU": f"{ours['rule_cpu_s'] / stock['cpu_s']:.2%}",
+            "compile vs stock": f"{ours['compile_s'] / stock['compile_s']:.3f}",
+            "CPU vs stock": f"{ours['cpu_s'] / stock['cpu_s']:.3f}"}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--programs", nargs="+", default=list(PROGRAMS), choices=PROGRAMS)
@@ -285,7 +297,9 @@ def main(argv=None) -> int:
     p.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000], help="engine_scaling graph sizes")
     p.add_argument("--repeats", type=int, default=5, help="rule-pass runs per scaling graph")
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds before a run is given up")
-    p.add_argument("--out", type=Path, default=RESULTS / "compile_time.md")
+    p.add_argument("--no-write", action="store_true", help="print only; leave the current page alone")
+    p.add_argument("--results", type=Path, default=RESULTS, metavar="DIR",
+                   help="folder of the current page compile_time.{md,json} (default benchmarks/results)")
     p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
 
@@ -298,7 +312,7 @@ def main(argv=None) -> int:
         return 0
 
     sys.path.insert(0, str(HERE))
-    from common import machine, stamp
+    from results_page import publish, run_info
 
     trees = {"rewrite": ROOT}
     for ref in args.baseline:
@@ -322,17 +336,13 @@ def main(argv=None) -> int:
         for name, tree in trees.items():
             scaling[name] = run_child(tree, ["scaling", str(args.repeats), *map(str, args.sizes)], args.timeout)
             print(f"scaling [{name}]: {scaling[name]}", flush=True)
-    dirty = " (with uncommitted changes)" if git("status", "--porcelain", "--", "rewrite", "rules", "benchmarks") else ""
-    result = {"date": stamp(), "commit": git("rev-parse", "--short", "HEAD") + dirty, "machine": machine(),
-              "rounds": args.rounds, "baselines": {ref: git("rev-parse", "--short", ref) for ref in args.baseline},
-              "programs": {program: summarize(by) for program, by in runs.items()},
-              "runs": runs, "scaling": scaling}
-    lines = report_lines(result)
-    print("\n".join(lines))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n")
-    args.out.with_suffix(".json").write_text(json.dumps(result, indent=1) + "\n")
-    print(f"written to {args.out} and {args.out.with_suffix('.json').name}")
+    result = run_info(__file__, {"programs": args.programs, "rounds": args.rounds, "sizes": args.sizes,
+                                 "repeats": args.repeats}, argv)
+    result.update(rounds=args.rounds, baselines={ref: git("rev-parse", "--short", ref) for ref in args.baseline},
+                  programs={program: summarize(by) for program, by in runs.items()}, runs=runs, scaling=scaling)
+    print("\n".join(render(result)))
+    if not args.no_write:
+        publish("compile_time", TITLE, result, headline(result), render, folder=args.results)
     for tree in trees.values():
         if tree != ROOT:
             shutil.rmtree(tree, ignore_errors=True)

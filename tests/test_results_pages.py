@@ -16,7 +16,7 @@ import fuzz_run  # noqa: E402
 import results_page  # noqa: E402
 
 BENCHMARKS = ("engine_scaling", "mutation_cases", "mutation_cases_cuda", "check_scale", "models", "fuzz_run",
-              "backend_memory", "rule_load")
+              "backend_memory", "rule_load", "compile_time")
 
 
 def renderer(name):
