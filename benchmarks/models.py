@@ -2,7 +2,7 @@
 stock Inductor and rewrite in one run.
 
     python -m pip install -e '.[models]'     # transformers, pinned
-    python benchmarks/models.py              # everything, about 15 minutes on 2 cores
+    python benchmarks/models.py              # everything, about 20 minutes on 2 cores
     python benchmarks/models.py --programs "decode static cache" --no-ddp --no-sweeps
 
 Programs (benchmarks/zoo_programs.py, benchmarks/zoo_ddp.py): Llama decode with a static cache,
@@ -19,7 +19,7 @@ excerpt around every copy, goes to the scratch folder bench_out/ (ignored by git
 A run of some programs only (``--programs``, ``--no-ddp``, ``--no-sweeps``) replaces their rows and
 keeps the page's other programs and sweeps, marked with the run they come from:
 
-    python benchmarks/models.py --programs "serving step" --no-ddp --no-sweeps   # v1 and v2, ~2 minutes
+    python benchmarks/models.py --programs "serving step" --no-ddp --no-sweeps   # v1 and v2, ~4 minutes
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ sys.path.insert(0, str(HERE.parent))   # this checkout's rewrite, not an install
 
 import torch  # noqa: E402
 
-from results_page import RESULTS, SCRATCH, load, publish, run_info, shown_path  # noqa: E402
+from results_page import RESULTS, SCRATCH, load, publish, run_info, short_machine, shown_path  # noqa: E402
 from zoo_measure import BACKENDS, prime_process, run_program, run_sweep  # noqa: E402
 from zoo_programs import (GROUPS, INFERENCE, SERVING, SERVING_VERSIONS, SWEEP_CALLS, SWEEP_POINTS,  # noqa: E402
                           static_decode_sweep, zoo)
@@ -137,7 +137,8 @@ def report(current: dict) -> list:
 # ---------------------------------------------------------------------------------- partial runs
 
 def from_run(run: dict) -> str:
-    return f"*From the run of {run['date']} on `{run['commit']}` (`{run['command']}`), not re-run by this one.*"
+    machine = f", {short_machine(run['machine'])}" if run.get("machine") else ""
+    return f"*From the run of {run['date']} on `{run['commit']}`{machine} (`{run['command']}`), not re-run by this one.*"
 
 
 def carried_lines(current: dict) -> list:
@@ -145,12 +146,13 @@ def carried_lines(current: dict) -> list:
     runs = {}
     for r in current["programs"]:
         if r.get("from_run"):
-            runs.setdefault((r["from_run"]["date"], r["from_run"]["commit"]), []).append(r["name"])
+            run = r["from_run"]
+            runs.setdefault((run["date"], run["commit"], run.get("machine")), []).append(r["name"])
     if current.get("sweeps_from"):
         run = current["sweeps_from"]
-        runs.setdefault((run["date"], run["commit"]), []).append("the recompile sweeps")
-    return [f"Rows from the earlier run of {date} on `{commit}` (not re-run by this one): {', '.join(names)}."
-            for (date, commit), names in runs.items()]
+        runs.setdefault((run["date"], run["commit"], run.get("machine")), []).append("the recompile sweeps")
+    return [f"Rows from the earlier run of {date} on `{commit}`" + (f" ({short_machine(machine)})" if machine else "")
+            + f", not re-run by this one: {', '.join(names)}." for (date, commit, machine), names in runs.items()]
 
 
 def merged(current: dict, old: dict, order: list) -> dict:
@@ -159,7 +161,8 @@ def merged(current: dict, old: dict, order: list) -> dict:
     ``order``'s order, those it does not name after them."""
     if not old:
         return current
-    earlier = {"date": old["date"], "commit": old["commit"], "command": old.get("command", "")}
+    earlier = {"date": old["date"], "commit": old["commit"], "machine": old.get("machine", ""),
+               "command": old.get("command", "")}
     ran = {r["name"] for r in current["programs"]}
     kept = [{**r, "from_run": r.get("from_run") or earlier} for r in old.get("programs", []) if r["name"] not in ran]
     rank = {name: i for i, name in enumerate(order)}

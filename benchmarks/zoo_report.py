@@ -256,7 +256,7 @@ def version_goals(results: List[Dict[str, Any]], v1: str, v2: str, watched_label
             if w is not None:
                 left.append((version, backend, w["copies"] + w["copy_backs_of_a_copy"], w["bytes"]))
     kept = [f"{'stock' if k == 'inductor' else k} {v} {n} ({mib(by)} MiB)" for v, k, n, by in left]
-    lines.append(f"* no {watched_label} copy left under either version (rewrite): "
+    lines.append(f"* no copy left at the {watched_label} under either version (rewrite): "
                  f"{met(all(n == 0 for _, k, n, _ in left if k == 'rewrite') if left else None)} "
                  f"(copies and copy-backs of a copy: {', '.join(kept)})")
     lines.append(f"* under v2, rewrite at most stock: {met(at_most(rw2, st2))} "

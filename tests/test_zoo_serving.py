@@ -120,8 +120,8 @@ def test_a_run_of_some_programs_keeps_the_other_rows():
     assert headline["correct under rewrite"] == "1 of 1 programs"
     assert "b 0.00 / 0.00" in headline["copy traffic MiB per call, stock / rewrite"]
     assert "a " not in headline["copy traffic MiB per call, stock / rewrite"]
-    assert models.carried_lines(page) == ["Rows from the earlier run of 2026-12-01T07:30:20 on `aaaaaaa` "
-                                          "(not re-run by this one): a, the recompile sweeps."]
+    assert models.carried_lines(page) == ["Rows from the earlier run of 2026-12-01T07:30:20 on `aaaaaaa`, "
+                                          "not re-run by this one: a, the recompile sweeps."]
     assert models.merged(new, None, ["a", "b"]) is new
 
 
