@@ -178,7 +178,7 @@ def program_details(result: Dict[str, Any]) -> List[str]:
                      + ", ".join(f"`{k} = {v}`" for k, v in result["inductor_config"].items()))
     if any(d.get("watched") for d in result["backends"].values()):
         lines += ["", "Copies by the op whose call they come from (count, MiB written, traffic MiB; "
-                  "copy-backs of a copy):", ""] + watched_table(result)
+                  "copy-backs and write-backs of a copy, their traffic):", ""] + watched_table(result)
     lines += ["", "Copies in stock Inductor's final graphs:", ""] + copy_list(result)
     lines += ["", "Copy-backs in stock Inductor's final graphs (by source line):", ""] + copy_back_list(result)
     if (result["backends"].get("inductor", {}).get("copies") or {}).get("write_backs"):
