@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import os
 import re
 import shutil
@@ -120,11 +121,12 @@ def compare(reference: List[Dict[str, torch.Tensor]], got: List[Dict[str, torch.
                 continue
             a, b = ref[key], mine[key]
             result["tensors"] += 1
-            if torch.equal(a, b):
+            diff = 0.0 if torch.equal(a, b) else _max_difference(a, b)
+            if diff == 0.0:   # equal, NaN where eager has NaN included
                 continue
             result["exact"] = False
-            diff = (a.double() - b.double()).abs().max().item()
             bound = tolerance.bound(key, a, call) if a.is_floating_point() else 0.0
+            bound = 0.0 if math.isnan(bound) else bound
             ratio = diff / bound if bound > 0 else float("inf")
             if ratio > 1:
                 result["ok"] = False
@@ -135,6 +137,15 @@ def compare(reference: List[Dict[str, torch.Tensor]], got: List[Dict[str, torch.
                 result["worst"] = f"call {call}: {key} (|diff| {diff:.3g}, bound {bound:.3g})"
     result["problems"] = result["problems"][:10]
     return result
+
+
+def _max_difference(a: torch.Tensor, b: torch.Tensor) -> float:
+    """max |a - b| over the elements where they differ; NaN in both agrees, NaN in one is an
+    infinite difference (so a NaN never passes a bound)."""
+    a, b = a.double(), b.double()
+    agree = (a == b) | (torch.isnan(a) & torch.isnan(b))
+    diff = (a - b).abs().masked_fill(agree, 0.0).max().item()
+    return float("inf") if math.isnan(diff) else diff
 
 
 # ---------------------------------------------------------------------------------- graphs
@@ -168,11 +179,17 @@ def copy_record(graph: FinalGraph, c: Copy, excerpt: bool) -> Dict[str, Any]:
         "type": str(c.node.type or c.node.annotation), "bytes_read": c.bytes_read, "bytes_written": c.bytes_written,
         "source": short_source(c.source), "subgraph": c.section,
     }
-    if c.kind == "copy-back":
+    if c.kind in ("copy-back", "write-back"):
         record["fed_by"] = c.fed_by
+        record["onto_itself"] = _onto_itself(c)
     if excerpt:
         record["excerpt"] = graph.excerpt(c.node)
     return record
+
+
+def _onto_itself(c: Copy) -> bool:
+    """``copy_(x, x)`` (the parsed graph lists an operand once)."""
+    return len(set(c.node.operands[:2])) == 1
 
 
 def copies_of(graphs: List[FinalGraph], excerpts: bool) -> Dict[str, Any]:
@@ -181,7 +198,10 @@ def copies_of(graphs: List[FinalGraph], excerpts: bool) -> Dict[str, Any]:
         "count": summary.copies, "bytes": summary.copy_bytes, "traffic": summary.traffic,
         "copy_backs": summary.copy_backs, "copy_back_traffic": summary.copy_back_traffic,
         "list": [copy_record(g, c, excerpts) for g in graphs for c in g.copies()],
+        # copy_(x, x): what the graph keeps of a mutation reinplaced into input x; no kernel
+        "onto_itself": sum(1 for g in graphs for c in g.copy_backs() if _onto_itself(c)),
         "copy_back_list": [copy_record(g, c, c.fed_by is not None) for g in graphs for c in g.copy_backs()],
+        "write_backs": [copy_record(g, c, True) for g in graphs for c in write_backs_of_copies(g)],
         "graphs": [{"compile_id": g.compile_id, "kind": g.kind, "nodes": sum(1 for _ in g.nodes()),
                     "ops": dict(sorted(g.op_counts().items()))} for g in graphs],
     }
@@ -200,12 +220,15 @@ def run_program(program, calls: int, warmup: int, check_calls: int = 3, mode: Op
     runs = {b: Run(b) for b in backends}
     cache_root = tempfile.mkdtemp(prefix="zoo-inductor-")
     try:
-        with capture_final_graphs() as graphs, CompileWatch() as watch:
+        with torch._inductor.config.patch(dict(program.inductor_config)), capture_final_graphs() as graphs, \
+                CompileWatch() as watch:
             prime_error = prime(program)
             call_all(program, runs, Recorder(graphs, watch, cache_root), calls, warmup, check_calls, mode)
     finally:
         shutil.rmtree(cache_root, ignore_errors=True)
     result = summarize_runs(program, runs)
+    if program.inductor_config:
+        result["inductor_config"] = dict(program.inductor_config)
     result["prime_error"] = prime_error
     breaks = Counter(torch._dynamo.utils.counters["graph_break"]) - breaks_before
     result["graph_breaks"] = sorted({reason.strip().splitlines()[0][:200] for reason in breaks})
@@ -299,11 +322,61 @@ def summarize_runs(program, runs: Dict[str, Run]) -> Dict[str, Any]:
             "recompiles": recompiles(run.events),
             "recompile_reasons": recompile_reasons(run),
             "copies": copies_of(steady, excerpts=True) if name != "eager" else None,
+            "watched": watched(program.watch, steady) if name != "eager" and program.watch else None,
             "graphs_compiled": len(run.graphs),
             "fired": dict(Counter(run.rule_backend.fired())) if run.rule_backend is not None else None,
             "rule_seconds": rule_seconds(run.rule_backend) if run.rule_backend is not None else None,
         }
     return out
+
+
+def watched(watch, graphs: List[FinalGraph]) -> Dict[str, Dict[str, Any]]:
+    """For each (label, text) of a program's ``watch``: the copies, the copy-backs of a copy and
+    the write-backs of a copy into part of an input that come from a call whose source line holds
+    ``text`` (the node's own line, or for a node Inductor made without one, one of its
+    operands'): count, bytes written, traffic."""
+    out = {}
+    for label, text in watch:
+        copies = [c for g in graphs for c in g.copies() if _comes_from(g, c, text)]
+        backs = [c for g in graphs for c in g.copy_backs() if c.fed_by and _comes_from(g, c, text)]
+        backs += [c for g in graphs for c in write_backs_of_copies(g) if _comes_from(g, c, text)]
+        out[label] = {"copies": len(copies), "bytes": _total(c.bytes_written for c in copies),
+                      "traffic": _total(c.traffic_bytes for c in copies),
+                      "copy_backs_of_a_copy": len(backs), "copy_back_traffic": _total(c.traffic_bytes for c in backs)}
+    return out
+
+
+def _comes_from(graph: FinalGraph, c: Copy, text: str) -> bool:
+    section = next(s for s in graph.sections if s.name == c.section)
+    if c.node.source:
+        return text in c.node.source
+    return any(text in (section.by_name[o].source or "") for o in c.node.operands if o in section.by_name)
+
+
+def write_backs_of_copies(graph: FinalGraph) -> List[Copy]:
+    """``copy_`` into a view of a graph input (a part of it) of a value one of the graph's copies
+    made: the copy's way back into the input.  final_graphs counts neither (a partial write into
+    an input is in place), so a graph that copies part of an input out and back in would look
+    free; these are counted here, traffic = bytes of the value read + bytes of the part written."""
+    made = {(c.section, c.node.name) for c in graph.copies()}
+    out = []
+    for section, node in graph.nodes():
+        if node.packet != "aten.copy_" or len(node.operands) < 2:
+            continue
+        dst, src = node.operands[:2]
+        if section.is_input(dst) or dst not in section.by_name or src not in section.by_name:
+            continue
+        if section.root(dst).op != "placeholder" or (section.name, section.root(src).name) not in made:
+            continue
+        part, value = node.type or section.by_name[dst].type, section.by_name[src].type
+        out.append(Copy(node, "write-back", section.name, value.nbytes if value else None,
+                        part.nbytes if part else None, section.source_of(node), fed_by=section.root(src).name))
+    return out
+
+
+def _total(values) -> Optional[int]:
+    values = list(values)
+    return None if any(v is None for v in values) else sum(values)
 
 
 # ---------------------------------------------------------------------------------- recompile sweeps

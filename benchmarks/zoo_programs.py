@@ -12,7 +12,7 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")   # random weights from configs: never reach the hub
 
 from dataclasses import dataclass  # noqa: E402
-from typing import Any, Callable, Dict, List  # noqa: E402
+from typing import Any, Callable, Dict, List, Tuple  # noqa: E402
 
 import torch  # noqa: E402
 
@@ -47,6 +47,9 @@ class Program:
     build: Callable[[Callable], Instance]         # build(compile) -> Instance
     max_calls: int                                # calls one instance supports (inputs, cache room)
     tolerance: Tolerance
+    inductor_config: Tuple[Tuple[str, Any], ...] = ()   # torch._inductor.config settings for every call
+    watch: Tuple[Tuple[str, str], ...] = ()       # (label, text): copies whose source line holds text
+    needs: Tuple[str, ...] = ("transformers",)    # packages build() imports
 
 
 # ---------------------------------------------------------------------------------- helpers
@@ -207,6 +210,28 @@ def static_decode_sweep(compile) -> Callable[[int, int], torch.Tensor]:
     return call
 
 
+# ---------------------------------------------------------------------------------- serving
+
+def serving_step(compile, config=None) -> Instance:
+    """One decode step of a serving engine's model code over custom ops that mutate their
+    arguments (benchmarks/zoo_serving.py): the stacked KV caches are arguments of the compiled
+    function, the same tensors on every call."""
+    from zoo_serving import ServingConfig, ServingDecoder, serving_caches, serving_inputs
+
+    config = config or ServingConfig()
+    model = ServingDecoder(config, _generator(0)).eval()
+    caches = serving_caches(config)
+    inputs = serving_inputs(config, config.max_calls)
+    step = compile(model)
+
+    def call(i):
+        with torch.no_grad():
+            return step(inputs.tokens[i], inputs.positions[i], inputs.slot_mapping[i],
+                        caches["key_cache"], caches["value_cache"])
+
+    return Instance(call, lambda: dict(caches))
+
+
 # ---------------------------------------------------------------------------------- training
 
 def _train_instance(model, optimizer, compile, batches, forward) -> Instance:
@@ -305,6 +330,30 @@ ADAM_STEP = Tolerance(1e-4, "float32; the same gradients on every backend, eleme
                       "arithmetic fused differently", param_drift=0.0)
 
 
+SERVING = "serving step"
+SERVING_VERSIONS = {"v1": False, "v2": True}     # torch._inductor.config.enable_auto_functionalized_v2
+SERVING_WATCH = (("KV-cache write", "reshape_and_cache("), ("rotary on q, k", "rotary_embedding("),
+                 ("add + RMSNorm", "rms_norm("), ("SiLU-and-mul into out", "silu_and_mul("))
+
+
+def serving_programs() -> List[Program]:
+    """The serving step under each auto_functionalized version."""
+    from zoo_serving import ServingConfig
+
+    c = ServingConfig()
+    what = (f"decode step over custom ops that mutate their arguments (fused add + RMSNorm, rotary on a split qkv, "
+            f"KV-cache write into a layer of stacked caches, SiLU-and-mul into out; batch {c.batch}, "
+            f"{c.layers} layers, {c.heads}/{c.kv_heads} heads, {c.slots} cache slots)")
+    return [Program(f"{SERVING} {version}", f"{what}; enable_auto_functionalized_v2={flag}", serving_step,
+                    c.max_calls, INFERENCE, inductor_config=(("enable_auto_functionalized_v2", flag),),
+                    watch=SERVING_WATCH, needs=())
+            for version, flag in SERVING_VERSIONS.items()]
+
+
+#: names that stand for several programs on the command line
+GROUPS = {SERVING: [f"{SERVING} {version}" for version in SERVING_VERSIONS]}
+
+
 def zoo() -> Dict[str, Program]:
     programs = [
         Program("decode static cache", "LlamaForCausalLM decode, StaticCache "
@@ -323,5 +372,6 @@ def zoo() -> Dict[str, Program]:
                 resnet_train, TRAIN_CALLS, TRAINING),
         Program("adamw foreach step", "torch.optim.AdamW(foreach=True).step over the Llama's parameters",
                 adamw_step, TRAIN_CALLS, ADAM_STEP),
+        *serving_programs(),
     ]
     return {p.name: p for p in programs}

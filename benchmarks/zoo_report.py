@@ -24,7 +24,11 @@ Definitions (details in rewrite/testing/final_graphs.py):
   counted apart, with their traffic (source read + input written); "of a copy": the value written
   back is a buffer one of the copies made (then updated in place or not), i.e. the input is copied
   out and back in.  A copy-back of a freshly computed value is usually fused by Inductor into the
-  kernel that computes it.
+  kernel that computes it.  "onto itself": `copy_(x, x)`, what a mutation reinplaced into input x
+  leaves in the graph; Inductor emits no kernel for it (its traffic is counted all the same).
+  "write-backs of a copy": `copy_` into a part (a view) of a graph input of a buffer one of the
+  copies made, with their traffic: the way back of a part of an input copied out (not counted in
+  the copy traffic, which counts the copy out).
 * correct?: every output and every state tensor (caches, buffers, parameters, gradients, optimizer
   state) after each of the first 3 calls against eager's, max|diff| <= rtol x max|eager| (+ a
   parameter drift for AdamW, see each program); "exact" when all are bit-identical.
@@ -68,6 +72,12 @@ def program_rows(result: Dict[str, Any]) -> List[str]:
         fed = 0 if c is None else sum(1 for x in c["copy_back_list"] if x.get("fed_by"))
         backs = "-" if c is None else f"{c['copy_backs']} ({mib(c['copy_back_traffic'])})"
         backs += f", {fed} of a copy" if fed else ""
+        backs += f", {c['onto_itself']} onto itself" if c and c.get("onto_itself") else ""
+        wb = (c or {}).get("write_backs") or []
+        if wb:
+            traffic_wb = None if any(x["bytes_read"] is None or x["bytes_written"] is None for x in wb) else \
+                sum(x["bytes_read"] + x["bytes_written"] for x in wb)
+            backs += f"; {len(wb)} write-backs of a copy ({mib(traffic_wb)})"
         fired = "" if d.get("fired") is None else (
             ", ".join(f"{k} x{v}" for k, v in sorted(d["fired"].items())) or "none")
         compile_s = "-" if backend == "eager" else f"{d['compile_s']:.1f}"
@@ -111,13 +121,14 @@ def copy_list(result: Dict[str, Any], backend: str = "inductor") -> List[str]:
     return lines or ["* none"]
 
 
-def copy_back_list(result: Dict[str, Any], backend: str = "inductor") -> List[str]:
-    """Copy-backs grouped by source line: how many, bytes written, how many write back a copy."""
+def copy_back_list(result: Dict[str, Any], backend: str = "inductor", field: str = "copy_back_list") -> List[str]:
+    """Copy-backs (or another ``field`` of the same records) grouped by source line: how many,
+    bytes written, how many write back a copy."""
     c = result["backends"].get(backend, {}).get("copies")
     if not c:
         return ["* none"]
     groups: Dict[str, List[Dict[str, Any]]] = {}
-    for x in c["copy_back_list"]:
+    for x in c.get(field, []):
         groups.setdefault(x["source"], []).append(x)
     lines = []
     for source, xs in sorted(groups.items(), key=lambda kv: -sum(x["bytes_written"] or 0 for x in kv[1])):
@@ -136,9 +147,9 @@ def differences(result: Dict[str, Any]) -> List[str]:
     if not stock or not mine:
         return []
     lines = []
-    for what, field in (("copies", "list"), ("copy-backs", "copy_back_list")):
-        a = Counter(_copy_key(x) for x in stock[field])
-        b = Counter(_copy_key(x) for x in mine[field])
+    for what, field in (("copies", "list"), ("copy-backs", "copy_back_list"), ("write-backs of a copy", "write_backs")):
+        a = Counter(_copy_key(x) for x in stock.get(field, []))
+        b = Counter(_copy_key(x) for x in mine.get(field, []))
         for key, n in (a - b).items():
             lines.append(f"* removed by rewrite ({what}): {n} x `{key[1]}` -> `{key[2]}` ({key[0]}): {key[3]}")
         for key, n in (b - a).items():
@@ -162,9 +173,34 @@ def program_details(result: Dict[str, Any]) -> List[str]:
     if result.get("graph_breaks"):
         lines.append("* graph breaks (Dynamo, every backend): "
                      + "; ".join(f"`{k[:160]}`" for k in result["graph_breaks"]))
+    if result.get("inductor_config"):
+        lines.append("* Inductor config for every backend: "
+                     + ", ".join(f"`{k} = {v}`" for k, v in result["inductor_config"].items()))
+    if any(d.get("watched") for d in result["backends"].values()):
+        lines += ["", "Copies by the op whose call they come from (count, MiB written, traffic MiB; "
+                  "copy-backs and write-backs of a copy, their traffic):", ""] + watched_table(result)
     lines += ["", "Copies in stock Inductor's final graphs:", ""] + copy_list(result)
     lines += ["", "Copy-backs in stock Inductor's final graphs (by source line):", ""] + copy_back_list(result)
+    if (result["backends"].get("inductor", {}).get("copies") or {}).get("write_backs"):
+        lines += ["", "Write-backs of a copy into parts of inputs in stock Inductor's final graphs (by source line):",
+                  ""] + copy_back_list(result, field="write_backs")
     lines += ["", "rewrite vs stock:", ""] + differences(result) + [""]
+    return lines
+
+
+def watched_table(result: Dict[str, Any]) -> List[str]:
+    backends = [b for b, d in result["backends"].items() if d.get("watched")]
+    labels = list(result["backends"][backends[0]]["watched"])
+    lines = ["| op | " + " | ".join(backends) + " |", "|" + " --- |" * (len(backends) + 1)]
+    for label in labels:
+        cells = []
+        for b in backends:
+            w = result["backends"][b]["watched"][label]
+            cell = f"{w['copies']} ({mib(w['bytes'])}, {mib(w['traffic'])})"
+            if w["copy_backs_of_a_copy"]:
+                cell += f"; {w['copy_backs_of_a_copy']} back ({mib(w['copy_back_traffic'])})"
+            cells.append(cell)
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -182,4 +218,57 @@ def sweep_lines(sweeps: List[Dict[str, Any]]) -> List[str]:
                                             "FAILED: " + d["error"] if d["error"] else correct_cell(d),
                                             str(d["compiles"]), str(d["recompiles"]), f"{d['compile_s']:.1f}",
                                             reasons]) + " |")
+    return lines
+
+
+def version_goals(results: List[Dict[str, Any]], v1: str, v2: str, watched_label: str) -> List[str]:
+    """The goals of a program measured under auto_functionalized v1 (``v1``) and v2 (``v2``),
+    as read off this run (reported, not asserted): under v1 rewrite moves no more copy bytes per
+    call than stock under v2; no copy of the ``watched_label`` op left under either version;
+    under v2 rewrite at most stock; rewrite's latency no worse than stock's; every backend
+    correct."""
+    by_name = {r["name"]: r for r in results if not r.get("error")}
+    if v1 not in by_name or v2 not in by_name:
+        return []
+    b1, b2 = by_name[v1]["backends"], by_name[v2]["backends"]
+
+    def copies(b, backend, key="bytes"):
+        c = b.get(backend, {}).get("copies")
+        return None if c is None or b[backend].get("error") else c[key]
+
+    def met(flag) -> str:
+        return "?" if flag is None else ("met" if flag else "**not met**")
+
+    def at_most(a, b):
+        return None if a is None or b is None else a <= b
+
+    lines = [f"Read off this run, not asserted (v1 = `{v1}`, v2 = `{v2}`; bytes = copy bytes per call in the "
+             "final graphs, traffic in brackets):", ""]
+    rw1, st2, rw2, st1 = copies(b1, "rewrite"), copies(b2, "inductor"), copies(b2, "rewrite"), copies(b1, "inductor")
+    t = lambda b, k: copies(b, k, "traffic")  # noqa: E731
+    lines.append(f"* under v1, rewrite moves no more bytes than stock under v2: {met(at_most(rw1, st2))} "
+                 f"(rewrite v1 {mib(rw1)} ({mib(t(b1, 'rewrite'))}) MiB, stock v2 {mib(st2)} ({mib(t(b2, 'inductor'))}) MiB; "
+                 f"stock v1 {mib(st1)} ({mib(t(b1, 'inductor'))}) MiB)")
+    left = []
+    for version, b in (("v1", b1), ("v2", b2)):
+        for backend in ("inductor", "rewrite"):
+            w = (b.get(backend, {}).get("watched") or {}).get(watched_label)
+            if w is not None:
+                left.append((version, backend, w["copies"] + w["copy_backs_of_a_copy"], w["bytes"]))
+    kept = [f"{'stock' if k == 'inductor' else k} {v} {n} ({mib(by)} MiB)" for v, k, n, by in left]
+    lines.append(f"* no copy left at the {watched_label} under either version (rewrite): "
+                 f"{met(all(n == 0 for _, k, n, _ in left if k == 'rewrite') if left else None)} "
+                 f"(copies and copy-backs of a copy: {', '.join(kept)})")
+    lines.append(f"* under v2, rewrite at most stock: {met(at_most(rw2, st2))} "
+                 f"(rewrite {mib(rw2)} MiB, stock {mib(st2)} MiB)")
+    ms = []
+    for version, b in (("v1", b1), ("v2", b2)):
+        s, r = b.get("inductor", {}).get("median_ms"), b.get("rewrite", {}).get("median_ms")
+        ms.append((version, s, r))
+    lines.append("* latency no worse (rewrite / stock, median ms per call, one run on a shared machine): "
+                 + met(all(s is not None and r is not None and r <= s for _, s, r in ms)) + " ("
+                 + ", ".join(f"{v} {r:.3f} / {s:.3f}" if s and r else f"{v} ?" for v, s, r in ms) + ")")
+    wrong = [f"{'stock' if k == 'inductor' else k} {v}" for v, b in (("v1", b1), ("v2", b2))
+             for k, d in b.items() if d.get("correct") and not d["correct"]["ok"] or d.get("error")]
+    lines.append("* every backend matches eager: " + ("yes" if not wrong else "**no**: " + ", ".join(wrong)))
     return lines
