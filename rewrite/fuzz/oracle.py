@@ -13,6 +13,8 @@ Backends (names used everywhere in the fuzzer, the summary and the JSON):
 
 Every compiled run uses ``fullgraph=True``, fresh Dynamo and fake-tensor caches and fresh code
 objects, and calls the function ``CALLS`` times on the same tensors, like the eager reference.
+A custom-op program is compiled and run under its ``auto_functionalized`` version (v1 or v2),
+which every one of these backends honours: each functionalizes through AOTAutograd.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from rewrite.engine.ruleset import RuleSet
 from rewrite.fuzz.classify import BASE_BACKENDS, classify, overall
 from rewrite.fuzz.program import Program
 from rewrite.fuzz.reference import CALLS, load
-from rewrite.testing.execute import Run, fresh_inputs, run_calls
+from rewrite.testing.execute import Run, auto_functionalized, fresh_inputs, run_calls
 from rewrite.testing.state import compare
 
 BACKENDS = ("rewrite-eager", "pipeline-eager", "rewrite-inductor", "inductor", "aot_eager")
@@ -92,7 +94,8 @@ def run_backend(program: Program, name: str, reference: Run, factory: BackendFac
     fn, make_inputs = load(program)
     backend = factory.make(name)
     compiled = torch.compile(fn, backend=backend, fullgraph=True, dynamic=program.dynamic)
-    run = run_calls(compiled, fresh_inputs(make_inputs), program.mode, CALLS)
+    with auto_functionalized(program.auto_functionalized):   # compiling happens on the first call
+        run = run_calls(compiled, fresh_inputs(make_inputs), program.mode, CALLS)
     outcome = judge(name, run, reference, program.exact)
     outcome.candidates = [c for r in getattr(backend, "reports", []) for c in r.candidates]
     outcome.seconds = time.perf_counter() - start
