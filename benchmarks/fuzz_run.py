@@ -313,7 +313,8 @@ def report(current: dict) -> list:
 
 
 def _mode(f: dict) -> str:
-    return f["mode"] + (", dynamic" if f["dynamic"] else "")
+    return f["mode"] + (", dynamic" if f["dynamic"] else "") + (
+        f", auto_functionalized {f['auto_functionalized']}" if f.get("auto_functionalized") else "")
 
 
 def _source_block(m: dict) -> list:

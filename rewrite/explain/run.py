@@ -9,7 +9,7 @@ from torch.utils._pytree import tree_flatten
 from rewrite.backend import make_backend
 from rewrite.engine.report import Report
 from rewrite.explain.text import render_text
-from rewrite.testing.execute import mode_context
+from rewrite.testing.execute import auto_functionalized as auto_functionalized_setting, mode_context
 
 
 def _mode_for(inputs: Sequence) -> str:
@@ -18,14 +18,15 @@ def _mode_for(inputs: Sequence) -> str:
 
 
 def explain_reports(fn: Callable, *inputs, base: str = "eager", rules=None, mode: Optional[str] = None,
-                    dynamic: bool = False) -> List[Report]:
+                    dynamic: bool = False, auto_functionalized: Optional[str] = None) -> List[Report]:
     """Compile ``fn`` with the rules (under inference_mode unless an input requires grad, or as
-    ``mode`` says), call it once on ``inputs`` and return the reports."""
+    ``mode`` says; under ``auto_functionalized`` v1 or v2 when given), call it once on ``inputs``
+    and return the reports."""
     torch._dynamo.reset()
     # every graph rewritten and reported, with its copies next to stock Inductor's
     backend = make_backend(rules=rules, base=base, cache=False, measure_copies=True)
     compiled = torch.compile(fn, backend=backend, fullgraph=True, dynamic=dynamic)
-    with mode_context(mode or _mode_for(inputs)):
+    with mode_context(mode or _mode_for(inputs)), auto_functionalized_setting(auto_functionalized):
         compiled(*inputs)
     return list(backend.reports)
 

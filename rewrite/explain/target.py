@@ -19,7 +19,7 @@ class TargetError(ValueError):
 def load_target(spec: str) -> Tuple[Callable, tuple, str, dict]:
     """``(fn, inputs, function name, settings)`` for ``FILE.py::FUNCTION`` (FUNCTION defaults to
     ``fn``).  Inputs come from ``<FUNCTION>_inputs()`` or else ``inputs()``; settings (mode,
-    dynamic) from the file's corpus header when it has one."""
+    dynamic, auto_functionalized) from the file's corpus header when it has one."""
     file, _, function = spec.partition("::")
     function = function or "fn"
     path = Path(file)
@@ -40,7 +40,8 @@ def load_target(spec: str) -> Tuple[Callable, tuple, str, dict]:
     settings = {}
     try:
         case = parse_case(path)
-        settings = {"mode": case.mode, "dynamic": case.dynamic_modes[0]}   # "both": the static run
+        settings = {"mode": case.mode, "dynamic": case.dynamic_modes[0],   # "both": the static run
+                    "auto_functionalized": case.auto_functionalized}
     except CaseFormatError:
         pass  # not a corpus case: inputs decide the mode
     try:

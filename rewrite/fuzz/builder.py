@@ -13,6 +13,7 @@ statement says ``inexact`` (transcendental math, dtype views of floats).
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import torch
 
 from rewrite.fuzz.features import Knobs
-from rewrite.fuzz.program import Param, Program, Stmt
+from rewrite.fuzz.program import OpDef, Param, Program, Stmt
 from rewrite.testing.execute import fresh_inputs, mode_context
 
 
@@ -95,6 +96,9 @@ class Builder:
         self.env: Dict[str, object] = {}
         self.cf_targets: List[str] = []       # names mutated inside control flow so far
         self._used: List[str] = []            # knobs chosen for the statement being built
+        self.auto_functionalized: Optional[str] = None   # custom-op programs: "v1" or "v2"
+        self.ops: List[OpDef] = []            # custom ops defined so far (rewrite.fuzz.custom_ops)
+        self.op_objects: Dict[str, object] = {}   # their definitions, by the name fn calls them by
 
     # ------------------------------------------------------------------ choices
 
@@ -207,7 +211,7 @@ class Builder:
 
     def inputs_program(self) -> Program:
         return Program(self.seed, self.index, self.mode, self.dynamic, tuple(self.setup), tuple(self.params),
-                       tuple(self.body), (), tuple(self.input_knobs))
+                       tuple(self.body), (), tuple(self.input_knobs), tuple(self.ops), self.auto_functionalized)
 
     def reset_env(self) -> None:
         """Fresh inputs, then every accepted statement again (after a statement that raised
@@ -215,7 +219,7 @@ class Builder:
         namespace: Dict[str, object] = {"torch": torch}
         exec(compile("\n".join(self.inputs_program().inputs_lines()), "<fuzz inputs>", "exec"), namespace)
         values = fresh_inputs(namespace["inputs"])
-        self.env = {"torch": PLAIN_TORCH}
+        self.env = {"torch": PLAIN_TORCH, **self.op_objects}
         self.roles = {}
         for p, v in zip(self.params, values):
             self.env[p.name] = v
@@ -504,8 +508,11 @@ class Builder:
         return tuple(out)
 
     def program(self) -> Program:
-        return Program(self.seed, self.index, self.mode, self.dynamic, tuple(self.setup), tuple(self.params),
-                       tuple(self.body), self.choose_returns(), tuple(self.input_knobs))
+        returns = self.choose_returns()
+        program = Program(self.seed, self.index, self.mode, self.dynamic, tuple(self.setup), tuple(self.params),
+                          tuple(self.body), returns, tuple(self.input_knobs), tuple(self.ops),
+                          self.auto_functionalized)
+        return dataclasses.replace(program, ops=tuple(program.used_ops()))
 
 
 def atom(expr: str) -> str:

@@ -15,7 +15,16 @@ WEIGHTS: Dict[str, Dict[str, float]] = {
     "stmt": {
         "view": 2, "mutate": 5, "setitem": 2, "indexed": 4, "copy": 2, "shift": 1, "self_read": 1,
         "old": 2, "compute": 3, "cond": 1.5, "while": 1.5,
+        # last, and off outside custom-op programs: adding it left the draws of every plain program
+        # as they were (``random.choices`` never lands on a zero weight at the end of the list)
+        "custom_op": 10,
     },
+    # what a program is built around (drawn from a stream of its own, so that the choices of
+    # plain programs are those they were before custom-op programs existed)
+    "program": {"plain": 3, "custom_ops": 1},
+    # custom-op programs: the functionalization AOTAutograd wraps custom ops in
+    # (``torch._inductor.config.enable_auto_functionalized_v2``)
+    "auto_functionalized": {"v1": 1, "v2": 1},
     # layout of one data input
     "input": {
         "plain": 4, "int": 1, "view_of_base": 2, "base_and_view": 1, "overlapping_views": 1.5,
@@ -57,6 +66,22 @@ WEIGHTS: Dict[str, Dict[str, float]] = {
     "cf_reuse_target": {"no": 1, "yes": 1},
     "cf_old_first": {"no": 2, "yes": 1},
     "returns": {"0": 1, "1": 3, "2": 3, "3": 1},
+    # custom ops (rewrite.fuzz.custom_ops): the kernel of a new op, or a
+    # call of an op the program defined before
+    "op_kernel": {
+        "reverse_into": 3, "shift_into": 2, "add_reversed": 2, "neighbour_into": 1, "cumsum": 1, "fused_add": 2,
+        "rotary": 2, "cache_write": 2, "list_add": 2, "maybe_into": 1.5, "swap_old": 1.5, "scratch": 1,
+        "mul_rows": 1.5,
+    },
+    "op_reuse": {"new": 3, "reuse": 1},
+    # where a mutated argument comes from
+    "op_arg": {"input": 3, "view": 3, "value": 1.5, "split": 2, "clone": 2, "buffer": 1.5},
+    # where a read argument comes from: the mutated argument's own tensor (aliasing) or any other
+    "op_src": {"same_root": 2, "other": 3},
+    "op_list": {"slices": 3, "split": 1, "tensors": 1},
+    "op_optional": {"tensor": 2, "none": 1},
+    # an old value of a mutated argument read before the call (a clone, or the rows it writes)
+    "op_old": {"none": 3, "clone": 2, "rows": 1},
 }
 
 # feature group -> the knobs it owns (``--features`` keeps only the listed groups' knobs;
@@ -73,8 +98,15 @@ GROUPS: Dict[str, List[str]] = {
     "training": ["mode:training"],
     "control_flow": ["stmt:cond", "stmt:while"],
     "integers": ["input:int"],
+    "custom_ops": ["program:custom_ops", "stmt:custom_op"],
 }
 FEATURES = tuple(GROUPS)
+
+# listing the group in ``--features`` also turns these knobs off: ``--features custom_ops,...``
+# makes every program a custom-op program (with the other listed features)
+EXCLUDES: Dict[str, List[str]] = {
+    "custom_ops": ["program:plain"],
+}
 
 
 class FeatureError(ValueError):
@@ -104,6 +136,14 @@ class Knobs:
             for group, knobs in GROUPS.items():
                 if group not in features:
                     self.disabled.update(knobs)
+                else:
+                    self.disabled.update(EXCLUDES.get(group, ()))
+
+    def without(self, *knobs: str) -> "Knobs":
+        """A copy with ``knobs`` off as well."""
+        out = Knobs(multipliers=self.multipliers)
+        out.disabled = self.disabled | set(knobs)
+        return out
 
     def weight(self, point: str, option: str) -> float:
         knob = f"{point}:{option}"

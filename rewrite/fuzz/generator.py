@@ -18,6 +18,7 @@ from typing import Dict, List, Optional, Tuple
 import torch
 
 from rewrite.fuzz.builder import MUTABLE_ROLES, READABLE_ROLES, Builder, Skip, atom, chained, dtype_text
+from rewrite.fuzz.custom_ops import OpCalls
 from rewrite.fuzz.features import Knobs
 from rewrite.fuzz.program import Program, Stmt
 from rewrite.fuzz.reference import InvalidProgram, reference
@@ -27,10 +28,11 @@ MAX_STATEMENTS = 7
 TRIES_PER_STATEMENT = 8
 
 
-class Generator(Builder):
+class Generator(OpCalls, Builder):
     """A :class:`~rewrite.fuzz.builder.Builder` that makes statements: each ``gen_<kind>``
     returns the statements of one choice of the ``stmt`` point (``nested``: inside a
-    ``cond``/``while_loop`` body), or raises :class:`~rewrite.fuzz.builder.Skip`."""
+    ``cond``/``while_loop`` body), or raises :class:`~rewrite.fuzz.builder.Skip`.  Custom-op
+    calls (``gen_custom_op``) are :class:`~rewrite.fuzz.custom_ops.OpCalls`'."""
 
     # ------------------------------------------------------------------ statements
 
@@ -526,6 +528,20 @@ class Generator(Builder):
                 if self.try_add(stmts):
                     break
 
+    def ensure_op_call(self) -> None:
+        """A custom-op program calls at least one op (appended if no statement slot drew one)."""
+        for _try in range(TRIES_PER_STATEMENT):
+            if self.has_op_call():
+                return
+            self._used = ["stmt:custom_op"]
+            try:
+                stmts = self.gen_custom_op(False)
+            except Skip:
+                continue
+            except Exception:  # noqa: BLE001 - an argument eager refuses while building
+                continue
+            self.try_add(stmts)
+
     def _ensure_grad_value(self) -> None:
         """Training programs start with a value computed from a leaf that requires grad."""
         for _try in range(TRIES_PER_STATEMENT):
@@ -546,15 +562,35 @@ DYNAMIC_POLICIES = ("never", "mixed", "always")
 MIXED_DYNAMIC = 0.3
 
 
+def program_kind(seed: int, index: int, attempt: int, knobs: Knobs) -> Tuple[Optional[str], List[str]]:
+    """Whether the program is built around custom ops, and then under which auto_functionalized
+    version (``"v1"``/``"v2"``; None: a plain program), with the knobs chosen.  Drawn from a
+    stream of its own: a plain program's statements are drawn as they were before custom-op
+    programs existed."""
+    rng = random.Random(f"rewrite-fuzz-kind/{seed}/{index}/{attempt}")
+    kind = knobs.pick(rng, "program") or "plain"
+    if kind != "custom_ops":
+        return None, [f"program:{kind}"]
+    version = knobs.pick(rng, "auto_functionalized") or "v2"
+    return version, [f"program:{kind}", f"auto_functionalized:{version}"]
+
+
 def build(seed: int, index: int, attempt: int, knobs: Knobs, dynamic: str = "mixed",
           max_statements: int = MAX_STATEMENTS) -> Program:
     """One program from the stream ``(seed, index, attempt)`` (deterministic)."""
+    version, kind_knobs = program_kind(seed, index, attempt, knobs)
+    if version is None:
+        knobs = knobs.without("stmt:custom_op")
     rng = random.Random(f"rewrite-fuzz/{seed}/{index}/{attempt}")
     is_dynamic = dynamic == "always" or (dynamic == "mixed" and rng.random() < MIXED_DYNAMIC)
     b = Generator(rng, knobs, seed, index, is_dynamic)
+    b.auto_functionalized = version
     b.make_inputs()
+    b.input_knobs += kind_knobs
     count = min(max_statements, 1 + int(rng.expovariate(1 / 2.5)))
     b.add_statements(count)
+    if version is not None:
+        b.ensure_op_call()
     return b.program()
 
 
@@ -589,9 +625,15 @@ def mutate(parent: Program, seed: int, index: int, attempt: int, knobs: Knobs) -
     statements, add one or two new statements there (replacing the next one, sometimes), then
     put back the rest of its statements that still run (each dropped with a small probability)."""
     rng = random.Random(f"rewrite-fuzz-mutate/{seed}/{index}/{attempt}")
+    if parent.auto_functionalized is None:
+        knobs = knobs.without("stmt:custom_op")
     b = Generator(rng, knobs, seed, index, parent.dynamic)
     b.mode = parent.mode
     b.params, b.setup, b.input_knobs = list(parent.params), list(parent.setup), list(parent.input_knobs)
+    b.auto_functionalized = parent.auto_functionalized
+    for op in parent.ops:
+        b.ops.append(op)
+        b.register_op(op)
     numbers = [int(m) for m in re.findall(r"[A-Za-z_]+?(\d+)\b", "\n".join(parent.fn_lines()))]
     b.ids = itertools.count(max(numbers, default=0) + 1)
     cut = rng.randint(0, len(parent.body))

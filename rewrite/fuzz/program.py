@@ -84,6 +84,16 @@ class Param:
 
 
 @dataclass(frozen=True)
+class OpDef:
+    """A custom op the program defines at module level (:mod:`rewrite.fuzz.custom_ops`)."""
+
+    name: str                  # what fn calls it by: "op1"
+    qualname: str              # its registered name: "fuzz::p3_op1_4c2344ba"
+    kernel: str                # the template it was made from (knob "op_kernel:<kernel>")
+    lines: Tuple[str, ...]     # its definition
+
+
+@dataclass(frozen=True)
 class Program:
     seed: int
     index: int
@@ -94,6 +104,8 @@ class Program:
     body: Tuple[Stmt, ...]
     returns: Tuple[str, ...]
     input_knobs: Tuple[str, ...] = ()  # generator choices behind the inputs
+    ops: Tuple[OpDef, ...] = ()        # custom ops it may call (only those fn calls are defined)
+    auto_functionalized: Optional[str] = None   # "v1"/"v2": compiled under that version (custom-op programs)
 
     # ------------------------------------------------------------------ queries
 
@@ -116,6 +128,11 @@ class Program:
     def label(self) -> str:
         return f"seed {self.seed} program {self.index}"
 
+    def used_ops(self) -> List[OpDef]:
+        """The custom ops ``fn`` calls (what a dropped statement called goes with it)."""
+        called = _identifiers("\n".join(self.fn_lines()))
+        return [op for op in self.ops if op.name in called]
+
     # ------------------------------------------------------------------ source
 
     def fn_lines(self, functional: bool = False) -> List[str]:
@@ -137,9 +154,16 @@ class Program:
         out.append(INDENT + "return " + (f"({exprs[0]},)" if len(exprs) == 1 else ", ".join(exprs)))
         return out
 
+    def op_lines(self) -> List[str]:
+        """The definitions of the custom ops ``fn`` calls, each followed by two blank lines."""
+        out: List[str] = []
+        for op in self.used_ops():
+            out += list(op.lines) + ["", ""]
+        return out
+
     def source(self, functional: bool = False) -> str:
-        """The program as a module: ``fn`` and ``inputs``."""
-        return "\n".join(["import torch", "", ""] + self.fn_lines(functional) + ["", ""]
+        """The program as a module: its custom ops, ``fn`` and ``inputs``."""
+        return "\n".join(["import torch", "", ""] + self.op_lines() + self.fn_lines(functional) + ["", ""]
                          + self.inputs_lines()) + "\n"
 
     # ------------------------------------------------------------------ edits (minimizer)
@@ -254,4 +278,5 @@ def minimize(program: Program, still_fails: Callable[[Program], bool],
 
 
 def _key(program: Program) -> str:
-    return f"{program.source()}\n# mode={program.mode} dynamic={program.dynamic}"
+    return (f"{program.source()}\n# mode={program.mode} dynamic={program.dynamic} "
+            f"auto_functionalized={program.auto_functionalized}")

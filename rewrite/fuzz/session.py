@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from rewrite.fuzz.classify import BASE_BACKENDS
+from rewrite.fuzz.oracle import BASE_BACKENDS
 from rewrite.fuzz.oracle import FLOAT_TOLERANCE, Verdict
 from rewrite.fuzz.program import Program
 from rewrite.fuzz.reference import CALLS
@@ -309,8 +309,9 @@ def case_text(program: Program, verdict: Verdict, base: str, command: str,
               original_size: Optional[int] = None) -> str:
     parts = [f'"""{docstring(program, verdict, base, command, original_size)}\n"""', "import torch", "",
              'EXPECT = """', *expect_block(program, base), '"""',
-             f'MODE = "{program.mode}"', f"CALLS = {CALLS}", f"DYNAMIC = {program.dynamic}", "", "",
-             *program.fn_lines(), "", "", *program.inputs_lines()]
+             f'MODE = "{program.mode}"', f"CALLS = {CALLS}", f"DYNAMIC = {program.dynamic}",
+             *([f'AUTO_FUNCTIONALIZED = "{program.auto_functionalized}"'] if program.auto_functionalized else []),
+             "", "", *program.op_lines(), *program.fn_lines(), "", "", *program.inputs_lines()]
     return "\n".join(parts) + "\n"
 
 

@@ -7,7 +7,7 @@ import statistics
 from collections import Counter, defaultdict
 from typing import Dict, List
 
-from rewrite.fuzz.classify import BASE_BACKENDS, CLASSES, references
+from rewrite.fuzz.oracle import BASE_BACKENDS, CLASSES, references
 from rewrite.fuzz.session import FuzzRun
 from rewrite.fuzz.worker import ProgramResult
 
@@ -65,7 +65,8 @@ def failure_record(run: FuzzRun, r: ProgramResult) -> dict:
     base = v.failing_base()
     rec = {
         "index": r.index, "class": v.cls, "base": base, "classes": dict(v.classes), "mode": r.program.mode,
-        "dynamic": r.program.dynamic, "statements": r.program.size,
+        "dynamic": r.program.dynamic, "auto_functionalized": r.program.auto_functionalized,
+        "statements": r.program.size,
         "outcomes": {name: o.describe() for name, o in v.outcomes.items()},
         "fired": sorted({rule for o in v.outcomes.values() for rule in o.fired()}),
         "source": r.program.source(),
@@ -168,8 +169,10 @@ def format_run(run: FuzzRun, coverage: bool = False, verbose: bool = False) -> s
 def _failure_lines(run: FuzzRun, r: ProgramResult, verbose: bool) -> List[str]:
     v = r.verdict
     base = v.failing_base()
+    version = r.program.auto_functionalized
     out = [f"  p{r.index} {v.cls.upper()} on base {base} ({r.program.mode}"
-           f"{', dynamic' if r.program.dynamic else ''}, {r.program.size} statements)"]
+           f"{', dynamic' if r.program.dynamic else ''}{f', auto_functionalized {version}' if version else ''}, "
+           f"{r.program.size} statements)"]
     for name in (BASE_BACKENDS[base][0],) + references(base):
         if name in v.outcomes:
             out.append(f"    {name}: {v.outcomes[name].describe()[:300]}")

@@ -12,7 +12,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
-from rewrite.fuzz.classify import BASE_BACKENDS, classify, references, same_failure
+from rewrite.fuzz.oracle import BASE_BACKENDS, classify, references, same_failure
 from rewrite.fuzz.features import Knobs
 from rewrite.fuzz.generator import generate
 from rewrite.fuzz.oracle import BackendFactory, Verdict, evaluate, run_backend

@@ -33,7 +33,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from rewrite.testing.expect import Expectation, ExpectationError, parse_expect_line
 
 MODES = ("inference", "training")
-SETTINGS = {"EXPECT": str, "MODE": str, "CALLS": int, "DYNAMIC": bool}
+SETTINGS = {"EXPECT": str, "MODE": str, "CALLS": int, "DYNAMIC": bool, "AUTO_FUNCTIONALIZED": str}
+AUTO_FUNCTIONALIZED = ("v1", "v2")   # rewrite.testing.execute.auto_functionalized
 DEFAULTS = {"MODE": "inference", "CALLS": 3, "DYNAMIC": False}
 MIN_CALLS = 3
 
@@ -60,6 +61,7 @@ class Case:
     function: str = "fn"
     inputs_function: str = "inputs"
     has_reference: bool = False
+    auto_functionalized: Optional[str] = None   # "v1"/"v2": compiled under that version; None: torch's
 
     # ------------------------------------------------------------------ queries on expectations
 
@@ -169,6 +171,10 @@ def parse_case(path, source: Optional[str] = None) -> Case:
     if mode not in MODES:
         raise CaseFormatError(path, lines["MODE"], f"MODE must be one of {', '.join(map(repr, MODES))}, not {mode!r}")
     calls = values.get("CALLS", DEFAULTS["CALLS"])
+    version = values.get("AUTO_FUNCTIONALIZED")
+    if version is not None and version not in AUTO_FUNCTIONALIZED:
+        raise CaseFormatError(path, lines["AUTO_FUNCTIONALIZED"], f"AUTO_FUNCTIONALIZED must be one of "
+                                                                  f"{', '.join(map(repr, AUTO_FUNCTIONALIZED))}, not {version!r}")
     if calls < MIN_CALLS:
         raise CaseFormatError(path, lines["CALLS"], f"CALLS must be at least {MIN_CALLS}, not {calls} (state a "
                                                     f"compiled program carries across calls shows from the third)")
@@ -185,7 +191,7 @@ def parse_case(path, source: Optional[str] = None) -> Case:
         raise CaseFormatError(path, functions["reference"],
                               "`reference` is only used by `matches_eager`, which EXPECT lacks")
     return Case(path=path, case_id=case_id_for(path), expectations=expectations, mode=mode,
-                calls=calls, dynamic=values.get("DYNAMIC", DEFAULTS["DYNAMIC"]),
+                calls=calls, dynamic=values.get("DYNAMIC", DEFAULTS["DYNAMIC"]), auto_functionalized=version,
                 doc=ast.get_docstring(tree) or "", has_reference="reference" in functions)
 
 

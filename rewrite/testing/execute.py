@@ -28,6 +28,26 @@ def mode_context(mode: str):
     return torch.inference_mode() if mode == "inference" else contextlib.nullcontext()
 
 
+AUTO_FUNCTIONALIZED = ("v1", "v2")
+
+
+def auto_functionalized(version: Optional[str]):
+    """Compile (and run) under ``auto_functionalized`` ``"v1"`` or ``"v2"``; None: torch's setting.
+
+    It is ``torch._inductor.config.enable_auto_functionalized_v2``, read when AOTAutograd
+    functionalizes a call of a custom op that mutates its arguments, so it applies to every
+    backend built on AOTAutograd (``aot_eager``, Inductor, both bases of ``make_backend``) and
+    must be in force when the compiled function first runs (``torch.compile`` is lazy), and in
+    training also when the backward runs."""
+    if version is None:
+        return contextlib.nullcontext()
+    if version not in AUTO_FUNCTIONALIZED:
+        raise ValueError(f"auto_functionalized must be one of {', '.join(AUTO_FUNCTIONALIZED)}, not {version!r}")
+    import torch._inductor.config as inductor_config
+
+    return inductor_config.patch(enable_auto_functionalized_v2=version == "v2")
+
+
 @dataclass
 class Run:
     snapshots: List[Snapshot] = field(default_factory=list)

@@ -17,7 +17,7 @@ from rewrite.backend import make_backend
 from rewrite.engine.report import Candidate, Report
 from rewrite.testing.case import Case, CaseFormatError, parse_case
 from rewrite.testing.checks import check_reports, describe_got, name_problems
-from rewrite.testing.execute import error_chain_text, fresh_inputs, raised, run_calls
+from rewrite.testing.execute import auto_functionalized, error_chain_text, fresh_inputs, raised, run_calls
 from rewrite.testing.state import compare
 
 BASES = ("eager", "inductor")
@@ -163,7 +163,8 @@ def _run(case: Case, base: str, rules, result: CaseResult, dynamic: Optional[boo
 
     with _rewrite_warnings() as warned:
         compiled_fn, backend = compile_case(fn, case, base, rules, dynamic)
-        compiled = run_calls(compiled_fn, fresh_inputs(make_inputs), case.mode, case.calls)
+        with auto_functionalized(case.auto_functionalized):   # compiling happens on the first call
+            compiled = run_calls(compiled_fn, fresh_inputs(make_inputs), case.mode, case.calls)
     result.failures += _warning_problems(case.of_kind("warns"), warned)
     reports: List[Report] = list(getattr(backend, "reports", []))
     if compiled.error is not None and (matches or not (case.has("eager_raises") or refusals)):

@@ -12,7 +12,7 @@ import torch
 
 from rewrite.cli import main
 from rewrite.engine.report import Candidate
-from rewrite.fuzz.classify import classify, overall, same_failure
+from rewrite.fuzz.oracle import classify, overall, same_failure
 from rewrite.fuzz.features import FeatureError, Knobs, parse_features
 from rewrite.fuzz.generator import build, generate
 from rewrite.fuzz.oracle import Outcome, Verdict, judge
