@@ -30,6 +30,10 @@ def renderer(name):
         import rule_load
 
         return rule_load.render
+    if name == "compile_time":
+        import compile_time
+
+        return compile_time.render
     return lambda run: results_page.text_block(run["text"])
 
 

@@ -58,7 +58,8 @@ def test_backend_survives_deepcopy_and_pickle(tmp_path):
                      .replace('include "materialized.rules"\ninclude "opsets.rules"\n', "")
                      .split("# A view scatter into an intermediate")[0]
                      + 'opset view_scatter = aten.slice_scatter | aten.select_scatter\n'
-                       'opset indexed_update = aten.index_put | aten._unsafe_index_put\n')
+                       'opset indexed_update = aten.index_put | aten._unsafe_index_put\n'
+                       'opset update = view_scatter | indexed_update\n')
     backend = make_backend(rules=str(rules), base="eager", cache=False, keep_graphs=True)
     for other in (copy.deepcopy(backend), pickle.loads(pickle.dumps(backend))):
         assert isinstance(other, RewriteBackend) and other is not backend

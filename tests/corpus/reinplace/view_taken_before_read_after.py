@@ -1,9 +1,11 @@
 """A view taken before the mutation and read after it: in eager the view sees the
-new values, so functionalization regenerates it from the updated value."""
+new values, so functionalization regenerates it from the updated value; written in place, the
+view is taken of the input after the write and reads the same values."""
 import torch
 
 EXPECT = """
-not fires: reinplace_update_into_input
+fires: reinplace_update_into_input
+absent: aten.slice_scatter
 matches_eager
 """
 MODE = "inference"
