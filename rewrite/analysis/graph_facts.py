@@ -20,7 +20,7 @@ from torch.multiprocessing.reductions import StorageWeakRef
 
 from rewrite.analysis.inductor import earlier_passes, outputs
 from rewrite.analysis.semantics import layout_maps
-from rewrite.analysis.facts import mutation
+from rewrite.analysis.facts import functionalized, mutation
 from rewrite.analysis.facts import op_facts
 from rewrite.analysis.semantics import overlap
 from rewrite.analysis.semantics import regions
@@ -332,6 +332,8 @@ class GraphFacts:
     def operands_overlap_write(self, u) -> Verdict:
         """Some operand of ``u`` other than the one it writes shares memory with what ``u``
         writes (for a view scatter: its destination region; otherwise its whole first operand)."""
+        if functionalized.is_any_functionalized_call(u):
+            return self._reads_overlap_writes(u)
         if not isinstance(u, fx.Node) or u.op != "call_function" or not u.args:
             return no()
         written = u.args[0]
@@ -341,6 +343,31 @@ class GraphFacts:
                 return yes(f"{u.name} reads {other.name}, which it writes")
             if self.same_storage(other, written) and self.may_overlap(other, u if op_facts.is_view_scatter(u) else written):
                 return yes(f"{other.name} overlaps what {u.name} writes")
+        return no()
+
+    def writes_own_view(self, s) -> Verdict:
+        """A view scatter whose source is the very view of its base that it writes (same
+        storage, same region, no element twice): it leaves its base as it is."""
+        if not op_facts.is_view_scatter(s) or len(s.args) < 2 or not isinstance(s.args[1], fx.Node):
+            return no()
+        src = s.args[1]
+        if not self.same_storage(src, s.args[0]):
+            return no(f"{src.name} is not in {s.args[0].name}'s storage")
+        rs, rd = self.region(src), self.region(s)
+        if rs is None or rd is None:
+            return no("no layout metadata")
+        same = rs == rd and not overlap.has_internal_overlap(rd)
+        return Verdict(same, f"{src.name} is the region {s.name} writes" if same else f"{src.name} is elsewhere")
+
+    def _reads_overlap_writes(self, call) -> Verdict:
+        """A functionalized call: some argument the op only reads may share memory with one it
+        writes (run in place, it would read what it has already written)."""
+        written = functionalized.written_memory(call)
+        for _, value in functionalized.read_only_arguments(call):
+            for other in mutation.nodes_in(value):
+                for w in written:
+                    if other is w or self.may_overlap(other, w):
+                        return yes(f"{other.name}, which {call.name} reads, overlaps {w.name}, which it writes")
         return no()
 
     def undoes_view(self, w, v) -> Verdict:

@@ -8,12 +8,13 @@ base never accepts what Inductor would crash on.
 """
 from __future__ import annotations
 
+import operator
 from typing import Optional, Tuple
 
 import torch
 import torch.fx as fx
 
-from rewrite.analysis.facts import mutation
+from rewrite.analysis.facts import functionalized, mutation
 from rewrite.analysis.facts import op_facts
 from rewrite.analysis.facts.op_facts import MATERIALIZED_COPY
 from rewrite.analysis.facts.fake import fake_value
@@ -68,6 +69,106 @@ class Editor:
                 self.insert(op, node.args, node.kwargs, before=node, like=node)
         self.txn.replace_uses(node, result)
         self.txn.erase(node)
+
+    def write_back(self, call) -> None:
+        if not functionalized.is_functionalized_call(call):
+            raise ActionError(f"write_back needs an auto_functionalized call, got {call}")
+        op = functionalized.wrapped_op(call)
+        written = [n for _, n in functionalized.written_operands(call)]
+        facts = self.ctx.facts
+        for i, a in enumerate(written):
+            if facts.internal_overlap(a):
+                raise ActionError(f"{op} would write {a.name}, whose elements share memory")
+            for b in written[i + 1:]:
+                if a is b or facts.may_overlap(a, b):
+                    raise ActionError(f"{op} would write {a.name} and {b.name}, which share memory")
+        if facts.operands_overlap_write(call):
+            self.copy_overlapping_reads(call)
+        kwargs = dict(call.kwargs)
+        new = self.insert(op, (), kwargs, before=call, like=call)
+        for item in list(call.users):
+            role = functionalized.output_role(op, item.args[1]) if op_facts.is_getitem(item) else None
+            if role is None:
+                raise ActionError(f"{item.name} reads {call.name} other than by item")
+            kind, which = role
+            if kind == "result":
+                value = new if which is None else self.insert(operator.getitem, (new, which), before=call, like=item)
+                self.txn.replace_uses(item, value)
+            elif isinstance(kwargs.get(which), fx.Node):
+                self.txn.replace_uses(item, kwargs[which])
+            elif isinstance(kwargs.get(which), (list, tuple)):
+                for element in list(item.users):
+                    if not op_facts.is_getitem(element) or not isinstance(element.args[1], int):
+                        raise ActionError(f"{element.name} reads the list {item.name} other than by item")
+                    self.txn.replace_uses(element, kwargs[which][element.args[1]])
+                    self.txn.erase(element)
+            elif item.users:
+                raise ActionError(f"{item.name} reads {which}, which {call.name} was not given")
+            self.txn.erase(item)
+        self.txn.erase(call)
+
+    def copy_overlapping_reads(self, call) -> None:
+        """Give a functionalized call a private copy of every argument it only reads that may
+        share memory with what it writes, so that writing in place (ours, or Inductor's
+        reinplacing after us) cannot change what it reads."""
+        if not functionalized.is_any_functionalized_call(call):
+            raise ActionError(f"copy_overlapping_reads needs an auto_functionalized call, got {call}")
+        written = functionalized.written_memory(call)
+        facts, copies = self.ctx.facts, {}
+
+        def private(value):
+            if isinstance(value, (list, tuple)):
+                return type(value)(private(v) for v in value)
+            if isinstance(value, fx.Node) and fake_value(value) is not None \
+                    and any(value is w or facts.may_overlap(value, w) for w in written):
+                if value not in copies:
+                    copies[value] = self.copy_of(value, before=call)
+                return copies[value]
+            return value
+
+        kwargs = dict(call.kwargs)
+        for name, value in functionalized.read_only_arguments(call):
+            kwargs[name] = private(value)
+        if not copies:
+            raise ActionError(f"{call.name} reads nothing it writes")
+        self.txn.set_args(call, call.args, kwargs)
+
+    def copy_written_inputs(self, call) -> None:
+        """Give a functionalized call (v1) a private copy of every graph input (or view of one) it
+        writes that no later ``copy_`` into the input copies back: Inductor's reinplacing would
+        clone it, and its clone assumes the input's traced layout."""
+        if not functionalized.is_functionalized_call(call):
+            raise ActionError(f"copy_written_inputs needs an auto_functionalized (v1) call, got {call}")
+        names = set(functionalized.written_names(functionalized.wrapped_op(call)))
+        copies = {}
+
+        def private(value):
+            if isinstance(value, (list, tuple)):
+                return type(value)(private(v) for v in value)
+            if isinstance(value, fx.Node) and fake_value(value) is not None and not _copied_back_after(value, call):
+                if value not in copies:
+                    copies[value] = self.copy_of(value, before=call)
+                return copies[value]
+            return value
+
+        kwargs = {k: (private(v) if k in names else v) for k, v in call.kwargs.items()}
+        if not copies:
+            raise ActionError(f"{call.name} writes no graph input that is not copied back")
+        self.txn.set_args(call, call.args, kwargs)
+
+    def drop_identity_writes(self) -> None:
+        """Fold the writes that change nothing, in graph order: a view scatter whose source is
+        the very view of its base it writes (its users read the base), and ``copy_(x, x)``."""
+        facts = self.ctx.facts
+        for node in list(self.txn.graph.nodes):
+            if node._erased or node in self.txn.to_erase:
+                continue
+            if op_facts.is_view_scatter(node) and facts.writes_own_view(node):
+                self.txn.replace_uses(node, node.args[0])
+                self.txn.erase(node)
+            elif mutation.is_copy(node) and node.op == "call_function" and node.args[0] is node.args[1]:
+                self.txn.replace_uses(node, node.args[0])
+                self.txn.erase(node)
 
     def erase(self, node) -> None:
         if not isinstance(node, fx.Node):
@@ -245,6 +346,17 @@ class Editor:
 
     def return_from_branches(self, cond) -> None:
         hop_actions.return_from_branches(self.ctx, cond)
+
+
+def _copied_back_after(value: fx.Node, call: fx.Node) -> bool:
+    """``value`` is no graph input nor a view of one, or a ``copy_`` into it (or into the input
+    it views) follows ``call``."""
+    chain = [value]
+    while mutation.view_source(chain[-1]) is not None:
+        chain.append(mutation.view_source(chain[-1]))
+    if chain[-1].op != "placeholder":
+        return True
+    return any(mutation.is_copy(u) and u.args[0] is n and call < u for n in chain for u in n.users)
 
 
 def _numel(node: fx.Node):

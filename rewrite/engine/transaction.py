@@ -177,6 +177,8 @@ class Transaction:
             if node.op in ("placeholder", "output"):
                 raise ValidationError(f"cannot erase {node.op} {node.name}")
             written = {_alias_root(w) for w in op_facts.written_nodes(node)}
+            if op_facts.is_copy_target(node.target) and node.args[0] is node.args[1]:
+                written = set()                      # copy_(x, x) writes nothing new
             if written:
                 if kept_writes is None:
                     kept_writes = {_alias_root(w) for n in live for w in op_facts.written_nodes(n)}
@@ -195,7 +197,8 @@ class Transaction:
                 raise ValidationError(f"{node.name}: {hidden}")
         if any(fake_of(n) is not None for n in self.graph.find_nodes(op="placeholder")):
             for node in live:
-                if isinstance(node.target, torch._ops.OpOverload) and fake_of(node) is None:
+                if isinstance(node.target, torch._ops.OpOverload) and fake_of(node) is None \
+                        and node.target._schema.returns:          # an op that returns nothing has none
                     raise ValidationError(f"{node.name} has no fake-tensor metadata ({node.target} could not be run "
                                           f"on the fake values of its inputs)")
         for old, new in self.replaced.items():

@@ -267,6 +267,39 @@ def reinplace_path(ctx, path: Path) -> None:
         ctx.edit.reinplace(step)
 
 
+@action(stages=POST_GRAD)
+def write_back(ctx, call: Node) -> None:
+    """Replace a functionalized call ``auto_functionalized(op, **args)`` by a call of ``op``
+    itself on the same arguments: it writes the arguments its schema marks ``Tensor(a!)``, and
+    the new values the call returned are read from them.  An argument the op reads that shares
+    memory with one it writes is copied first (the functional call read it whole before any
+    write); two written arguments that share memory make it refuse."""
+    ctx.edit.write_back(call)
+
+
+@action(stages=POST_GRAD)
+def copy_overlapping_reads(ctx, call: Node) -> None:
+    """Give a functionalized call (``auto_functionalized``, v1 or v2) a private copy of each
+    argument it only reads that may share memory with what it writes: the call then reads the
+    same values however it is later written in place."""
+    ctx.edit.copy_overlapping_reads(call)
+
+
+@action(stages=POST_GRAD)
+def copy_written_inputs(ctx, call: Node) -> None:
+    """Give a functionalized call (v1) a private copy of each graph input it writes that is not
+    copied back: the copy is the call's to write."""
+    ctx.edit.copy_written_inputs(call)
+
+
+@action(stages=POST_GRAD)
+def drop_identity_writes(ctx) -> None:
+    """Fold every write left changing nothing (after ``write_back``, the functional copy-backs
+    of the new values): a view scatter whose source is the very view of its base that it writes
+    (its users read the base instead), and ``copy_(x, x)``."""
+    ctx.edit.drop_identity_writes()
+
+
 @action(stages=ATEN_STAGES)
 def erase(ctx, node: Node) -> None:
     """Erase a node.  A ``copy_(dst, src)`` whose uses can read ``dst`` instead is erased after

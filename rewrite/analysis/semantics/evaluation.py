@@ -12,7 +12,7 @@ import torch
 import torch.fx as fx
 
 from rewrite.analysis.semantics import layout_maps as lm
-from rewrite.analysis.facts import op_facts
+from rewrite.analysis.facts import functionalized, op_facts
 from rewrite.analysis.semantics import repeats
 from rewrite.analysis.facts.fake import fake_value
 from rewrite.analysis.semantics.terms import Algebra, Terms, _const_key
@@ -127,6 +127,11 @@ class Evaluator:
         if node.op == "call_function" and op_facts.alias_source(node, args) is not None \
                 and not op_facts.returns_written(node.target):
             return None, None                            # a view: values are read through it
+        if functionalized.is_functionalized_call(node):
+            op = functionalized.wrapped_op(node)
+            operands = self._operands(state, node, (), kwargs, target=op)
+            whole = self.terms.make(_mutating_call(op, operands, node, kwargs))
+            return operands, self.terms.make(("functionalized", whole))
         operands = self._operands(state, node, args, kwargs)
         if node.op == "output":
             return operands, None
@@ -135,10 +140,12 @@ class Evaluator:
         target = op_facts.resolved(node.target)
         written = _written_in(target, args, kwargs)
         if written:
-            self._apply_writes(state, node, target, args, kwargs, written, operands)
-            return operands, None
+            result = self._apply_writes(state, node, target, args, kwargs, written, operands)
+            return operands, result
         if op_facts.is_getitem(node):
             producer = args[0]
+            if functionalized.is_functionalized_call(producer) and producer in state.values:
+                return operands, self._functionalized_item(state.values[producer], producer, args[1], node)
             if isinstance(producer, fx.Node) and producer in state.values:
                 return operands, self.terms.make(("proj", state.values[producer], _const_key(args[1])), fake_value(node))
             written = self._written_item(state, producer, args[1])
@@ -146,6 +153,20 @@ class Evaluator:
                 return operands, self.read(state, written, node)
             return operands, self.leaf(node, node, state)
         return operands, self._fresh_value(state, node, target, args, kwargs, operands)
+
+    def _functionalized_item(self, value: int, call: fx.Node, index, node: fx.Node) -> int:
+        """Item ``index`` of a functionalized call: what the op itself leaves there when it runs
+        in place on the same operands (the same terms as :meth:`_apply_writes` makes)."""
+        T = self.terms
+        whole = T.defs[value][1]
+        role = functionalized.output_role(functionalized.wrapped_op(call), index)
+        if role is None:
+            return T.make(("proj", value, _const_key(index)), fake_value(node))
+        kind, which = role
+        if kind == "written":
+            return T.make(("proj", whole, ("written", which)), fake_value(node))
+        result = T.make(("proj", whole, "result"), fake_value(node) if which is None else None)
+        return result if which is None else T.make(("proj", result, _const_key(which)), fake_value(node))
 
     def _written_item(self, state, producer, index) -> Optional[fx.Node]:
         """Item ``index`` of an in-place foreach op is the tensor it wrote (Inductor's
@@ -158,7 +179,7 @@ class Evaluator:
         written = _written_in(producer.target, p_args, p_kwargs)
         return written[index] if 0 <= index < len(written) else None
 
-    def _operands(self, state, node, args, kwargs) -> tuple:
+    def _operands(self, state, node, args, kwargs, target=None) -> tuple:
         def conv(a):
             if isinstance(a, fx.Node):
                 return ("t", self.read(state, a, node))
@@ -166,7 +187,8 @@ class Evaluator:
                 return ("list", tuple(conv(x) for x in a))
             return _const_key(a)
 
-        target = op_facts.resolved(node.target) if node.op == "call_function" else None
+        if target is None:
+            target = op_facts.resolved(node.target) if node.op == "call_function" else None
         bound = _bind(target, args, kwargs) if target is not None else None
         if bound is not None:
             grouped = _GROUPED_HEADS.get(target, ())
@@ -227,7 +249,22 @@ class Evaluator:
             return src
         return self.terms.make(("convert", src, lm.shape_key(dst_like.shape), dst_like.dtype), dst_like)
 
-    def _apply_writes(self, state, node, target, args, kwargs, written, operands) -> None:
+    def _apply_writes(self, state, node, target, args, kwargs, written, operands) -> Optional[int]:
+        """Apply ``node``'s writes to the state; the term of its own result where it has one
+        that is not the memory it writes (a custom op's result), else None."""
+        if functionalized.is_custom_op(target):
+            whole = self.terms.make(_mutating_call(target, operands, node, kwargs, args))
+            for name, items in functionalized.bound_written(target, args, kwargs):
+                if isinstance(items, fx.Node):
+                    self._write(state, node, items, self.terms.make(("proj", whole, ("written", name)), fake_value(items)))
+                    continue
+                listed = self.terms.make(("proj", whole, ("written", name)))
+                for j, dst in enumerate(items):
+                    if isinstance(dst, fx.Node):
+                        self._write(state, node, dst, self.terms.make(("proj", listed, _const_key(j)), fake_value(dst)))
+            if not target._schema.returns:
+                return None
+            return self.terms.make(("proj", whole, "result"), fake_value(node) if len(target._schema.returns) == 1 else None)
         if op_facts.is_copy_target(target):
             dst, src = args[0], args[1]
             if isinstance(src, fx.Node):
@@ -284,6 +321,13 @@ def _random_identity(node: fx.Node, target, args, kwargs) -> Optional[str]:
         if isinstance(p, (int, float)) and not isinstance(p, bool) and p == 0:
             return None
     return node.name
+
+
+def _mutating_call(op, operands: tuple, node: fx.Node, kwargs, args=()) -> int:
+    """The key of a call of a mutating custom op on ``operands`` (read as the call began), the
+    same whether the call is functionalized or runs in place: its results and written values are
+    projections of it.  A nondeterministic op's call is its own."""
+    return ("op", ("mutating", op), operands, _random_identity(node, op, args, kwargs))
 
 
 def _canonical_op(target, operands: tuple, identity) -> tuple:

@@ -129,6 +129,9 @@ class Algebra:
         sd = T.defs[src]
         if sd[0] == "strided" and sd[1] == base and sd[2] == m and not _self_overlapping(m):
             return base                                   # writes what is already there
+        if T.defs[base][0] == "scatter" and not _self_overlapping(m) \
+                and self.strided(base, m, (), T.likes[src]) == src:
+            return base                                   # the same, seen through earlier writes
         if sd[0] == "scatter":
             inner = T.defs[sd[1]]
             # scatter(V, scatter(strided(V, m), t, m2), m) = scatter(V, t, m . m2)
