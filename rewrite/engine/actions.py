@@ -15,6 +15,7 @@ import torch
 import torch.fx as fx
 
 from rewrite.analysis.facts import functionalized, mutation
+from rewrite.analysis.semantics import layout_maps
 from rewrite.analysis.facts import op_facts
 from rewrite.analysis.facts.op_facts import MATERIALIZED_COPY
 from rewrite.analysis.facts.fake import fake_value
@@ -71,6 +72,8 @@ class Editor:
         self.txn.erase(node)
 
     def write_back(self, call) -> None:
+        if functionalized.is_functionalized_v2(call):
+            return self._write_back_v2(call)
         if not functionalized.is_functionalized_call(call):
             raise ActionError(f"write_back needs an auto_functionalized call, got {call}")
         op = functionalized.wrapped_op(call)
@@ -104,6 +107,65 @@ class Editor:
                     self.txn.erase(element)
             elif item.users:
                 raise ActionError(f"{item.name} reads {which}, which {call.name} was not given")
+            self.txn.erase(item)
+        self.txn.erase(call)
+
+    def _write_back_v2(self, call) -> None:
+        """``auto_functionalized_v2``: the op runs on the views of the bases its metadata
+        describes (the base itself, a slice, or ``as_strided`` over a base whose storage
+        addresses are its logical coordinates), and the new bases are the bases."""
+        from torch._higher_order_ops.auto_functionalize import AliasViewInfo, AsStridedViewInfo, NotView, SliceViewInfo
+
+        facts = self.ctx.facts
+        if facts.operands_overlap_write(call):
+            self.copy_overlapping_reads(call)
+        op = functionalized.wrapped_op(call)
+        views = functionalized.v2_views(call)
+        bases = list(call.kwargs.get("_all_bases") or ())
+
+        def view(info):
+            if info is None:
+                return None
+            base = bases[info.base_index]
+            if isinstance(info, (NotView, AliasViewInfo)):
+                return base
+            if isinstance(info, SliceViewInfo):
+                return self.insert(aten.slice.Tensor, (base, info.dim, info.start, info.end), before=call, like=call)
+            if isinstance(info, AsStridedViewInfo):
+                like = fake_value(base)
+                if like is None or not (layout_maps.fills_its_storage(like)
+                                        and layout_maps.map_of_tensor(like) == layout_maps.identity_map(like.shape)):
+                    raise ActionError(f"{call.name} writes as_strided addresses of {base.name}, which is not laid out "
+                                      f"contiguously over all of its storage")
+                return self.insert(aten.as_strided.default, (base, list(info.size), list(info.stride), info.storage_offset),
+                                   before=call, like=call)
+            raise ActionError(f"{call.name}: unknown view information {info!r}")
+
+        kwargs = {}
+        for a in op._schema.arguments:
+            if a.name in views:
+                info = views[a.name]
+                kwargs[a.name] = [view(i) for i in info] if isinstance(info, list) else view(info)
+            elif a.name in call.kwargs:
+                kwargs[a.name] = call.kwargs[a.name]
+        written = [n for name in functionalized.written_names(op) for n in mutation.nodes_in(kwargs.get(name))]
+        for i, a in enumerate(written):
+            if facts.internal_overlap(a):
+                raise ActionError(f"{op} would write {a.name}, whose elements share memory")
+            for b in written[i + 1:]:
+                if a is b or facts.may_overlap(a, b):
+                    raise ActionError(f"{op} would write {a.name} and {b.name}, which share memory")
+        new = self.insert(op, (), kwargs, before=call, like=call)
+        for item in list(call.users):
+            role = functionalized.output_role(op, item.args[1], v2=True) if op_facts.is_getitem(item) else None
+            if role is None or role[0] == "base" and role[1] >= len(bases):
+                raise ActionError(f"{item.name} reads {call.name} other than by item")
+            kind, which = role
+            if kind == "result":
+                value = new if which is None else self.insert(operator.getitem, (new, which), before=call, like=item)
+                self.txn.replace_uses(item, value)
+            else:
+                self.txn.replace_uses(item, bases[which])
             self.txn.erase(item)
         self.txn.erase(call)
 

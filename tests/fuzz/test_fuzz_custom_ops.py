@@ -138,8 +138,8 @@ def test_every_oracle_backend_compiles_under_the_programs_version(monkeypatch, b
     assert set(versions.seen) == {version}, versions.seen
     # pytorch issue 198031: noop removal (Inductor's joint-graph passes, which the eager base
     # runs too) drops the clone, and Inductor's reinplacing then writes the input the op reads;
-    # aot_eager runs no such pass, and rewrite gives the call a copy of what it reads
-    # (rules/custom_ops.rules: v1 written back, v2 left to Inductor's reinplacing)
+    # aot_eager runs no such pass, and rewrite writes the call back with a copy of what it
+    # reads (rules/custom_ops.rules)
     right = backend == "aot_eager" or backend.startswith("rewrite")
     assert outcome.status == ("ok" if right else "wrong")
 
@@ -155,7 +155,7 @@ def test_a_case_carries_the_version_and_the_ops(tmp_path):
     assert run_case(path, base="eager").status == "pass"      # written back with a copy of what it reads
     path.write_text(text.replace('AUTO_FUNCTIONALIZED = "v1"', 'AUTO_FUNCTIONALIZED = "v2"'))
     assert parse_case(path).auto_functionalized == "v2"
-    assert run_case(path, base="eager").status == "pass"      # given a copy of what it reads
+    assert run_case(path, base="eager").status == "pass"
     path.write_text(text.replace('AUTO_FUNCTIONALIZED = "v1"', 'AUTO_FUNCTIONALIZED = "v3"'))
     with pytest.raises(CaseFormatError, match="AUTO_FUNCTIONALIZED must be one of"):
         parse_case(path)

@@ -10,13 +10,14 @@ the new value of each argument the op writes, in schema order (a list for ``Tens
 itself on the same arguments: each written argument then holds its new value.
 
 ``auto_functionalized_v2(op, _all_bases=[...], ...)`` passes each written argument as a view of
-one of ``_all_bases`` (with view metadata) and returns the new bases; the arguments it only
-reads are passed by name.  Only what it reads and which memory it writes are known here: v2
-calls are not written back (the closing note of issue 22).
+one of ``_all_bases``, described by view metadata (the base itself, an alias, a slice, or
+``as_strided`` storage addresses: torch's own ``read_view_information_from_args`` reads it), and
+returns, after the op's result, the new value of every base; the arguments it only reads are
+passed by name.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import torch
 import torch.fx as fx
@@ -38,6 +39,21 @@ def is_any_functionalized_call(node) -> bool:
     return is_functionalized_call(node) or (
         isinstance(node, fx.Node) and node.op == "call_function" and node.target is AUTO_FUNCTIONALIZED_V2
         and bool(node.args) and isinstance(node.args[0], torch._ops.OpOverload))
+
+
+def is_functionalized_v2(node) -> bool:
+    return is_any_functionalized_call(node) and node.target is AUTO_FUNCTIONALIZED_V2
+
+
+def v2_views(node: fx.Node) -> Dict[str, object]:
+    """Written argument name -> its ``ViewInfo`` (a list of them for ``Tensor(a!)[]``; None for
+    an optional argument given None) of a v2 call."""
+    from torch._higher_order_ops.auto_functionalize import get_mutable_args, read_view_information_from_args
+
+    names, types = get_mutable_args(wrapped_op(node))
+    kwargs = dict(node.kwargs)
+    bases = kwargs.pop("_all_bases")
+    return read_view_information_from_args(names, types, kwargs, bases)
 
 
 def written_memory(node: fx.Node) -> List[fx.Node]:
@@ -70,14 +86,17 @@ def result_slots(op: torch._ops.OpOverload) -> int:
     return max(1, len(op._schema.returns))
 
 
-def output_role(op: torch._ops.OpOverload, index: int) -> Optional[Tuple[str, object]]:
+def output_role(op: torch._ops.OpOverload, index: int, v2: bool = False) -> Optional[Tuple[str, object]]:
     """What item ``index`` of a functionalized call of ``op`` is: ``("result", i)`` (the op's
-    ``i``-th result, ``i`` None where the op has one) or ``("written", name)``."""
+    ``i``-th result, ``i`` None where the op has one), ``("written", name)`` (v1) or
+    ``("base", j)`` (v2: the new value of base ``j``)."""
     slots = result_slots(op)
     if not isinstance(index, int) or index < 0:
         return None
     if index < slots:
         return ("result", None if len(op._schema.returns) <= 1 else index)
+    if v2:
+        return ("base", index - slots)
     names = written_names(op)
     if index - slots < len(names):
         return ("written", names[index - slots])

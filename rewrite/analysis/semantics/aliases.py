@@ -153,6 +153,8 @@ class AliasIndex:
             self._writers[root] = got
             for w in got:
                 self._writer_of.setdefault(w, set()).add(root)
+        elif any(w._erased for w in got):              # a rolled-back (or erased) writer
+            got = self._writers[root] = [w for w in got if not w._erased]
         return got
 
 

@@ -127,6 +127,8 @@ class Evaluator:
         if node.op == "call_function" and op_facts.alias_source(node, args) is not None \
                 and not op_facts.returns_written(node.target):
             return None, None                            # a view: values are read through it
+        if functionalized.is_functionalized_v2(node):
+            return self._functionalized_v2(state, node, kwargs)
         if functionalized.is_functionalized_call(node):
             op = functionalized.wrapped_op(node)
             operands = self._operands(state, node, (), kwargs, target=op)
@@ -144,7 +146,7 @@ class Evaluator:
             return operands, result
         if op_facts.is_getitem(node):
             producer = args[0]
-            if functionalized.is_functionalized_call(producer) and producer in state.values:
+            if functionalized.is_any_functionalized_call(producer) and producer in state.values:
                 return operands, self._functionalized_item(state.values[producer], producer, args[1], node)
             if isinstance(producer, fx.Node) and producer in state.values:
                 return operands, self.terms.make(("proj", state.values[producer], _const_key(args[1])), fake_value(node))
@@ -159,14 +161,65 @@ class Evaluator:
         in place on the same operands (the same terms as :meth:`_apply_writes` makes)."""
         T = self.terms
         whole = T.defs[value][1]
-        role = functionalized.output_role(functionalized.wrapped_op(call), index)
+        role = functionalized.output_role(functionalized.wrapped_op(call), index,
+                                          v2=functionalized.is_functionalized_v2(call))
         if role is None:
             return T.make(("proj", value, _const_key(index)), fake_value(node))
         kind, which = role
+        if kind == "base":
+            bases = T.defs[value][2]
+            return bases[which] if which < len(bases) else T.make(("proj", value, _const_key(index)), fake_value(node))
         if kind == "written":
             return T.make(("proj", whole, ("written", which)), fake_value(node))
         result = T.make(("proj", whole, "result"), fake_value(node) if which is None else None)
         return result if which is None else T.make(("proj", result, _const_key(which)), fake_value(node))
+
+    def _functionalized_v2(self, state, node, kwargs) -> Tuple[tuple, int]:
+        """An ``auto_functionalized_v2`` call: the op runs on views of the bases (regenerated
+        from the view metadata); the new bases are the bases with what the op writes scattered
+        into those views, in schema order: the terms its in-place call on the same views makes.
+        A view whose map is unknown makes the call a term of its own."""
+        T = self.terms
+        op = functionalized.wrapped_op(node)
+        views = functionalized.v2_views(node)
+        bases = list(kwargs.get("_all_bases") or ())
+        bases_like = [fake_value(b) for b in bases]
+        base_terms = [self.read(state, b, node) for b in bases]
+        opaque = T.make(("functionalized_v2?", node.name))
+        regions = {}
+
+        def view_term(info, key):
+            if info is None:
+                return _const_key(None)
+            like, m = lm.v2_view(info, bases_like)
+            if m is None:
+                return ("t", T.make(("proj", opaque, key), like))
+            regions[key] = (info.base_index, m, like)
+            return ("t", self.alg.strided(base_terms[info.base_index], m, (), like, fallback=node))
+
+        operands = []
+        for a in op._schema.arguments:
+            if a.name in views:
+                info = views[a.name]
+                if isinstance(info, list):
+                    operands.append(("list", tuple(view_term(v, (a.name, j)) for j, v in enumerate(info))))
+                else:
+                    operands.append(view_term(info, (a.name, None)))
+            elif a.name in kwargs:
+                operands.append(self._operand(state, kwargs[a.name], node))
+            else:
+                operands.append(_const_key(a.default_value) if a.has_default_value() else _const_key(None))
+        operands = tuple(operands)
+        whole = T.make(_mutating_call(op, operands, node, kwargs))
+        new = list(base_terms)
+        for (name, j), (b, m, like) in regions.items():      # schema order, list items in order
+            written = T.make(("proj", whole, ("written", name)), like if j is None else None)
+            if j is not None:
+                written = T.make(("proj", written, _const_key(j)), like)
+            new[b] = self.alg.scatter(new[b], written, m, fallback=node)
+        if any(k not in regions for k in _written_keys(views)):
+            new = [T.make(("proj", opaque, ("base", i)), bases_like[i]) for i in range(len(bases))]
+        return operands, T.make(("functionalized", whole, tuple(new)))
 
     def _written_item(self, state, producer, index) -> Optional[fx.Node]:
         """Item ``index`` of an in-place foreach op is the tensor it wrote (Inductor's
@@ -179,13 +232,17 @@ class Evaluator:
         written = _written_in(producer.target, p_args, p_kwargs)
         return written[index] if 0 <= index < len(written) else None
 
+    def _operand(self, state, a, at: fx.Node):
+        """The operand term of argument ``a`` of ``at``."""
+        if isinstance(a, fx.Node):
+            return ("t", self.read(state, a, at))
+        if isinstance(a, (list, tuple)):
+            return ("list", tuple(self._operand(state, x, at) for x in a))
+        return _const_key(a)
+
     def _operands(self, state, node, args, kwargs, target=None) -> tuple:
         def conv(a):
-            if isinstance(a, fx.Node):
-                return ("t", self.read(state, a, node))
-            if isinstance(a, (list, tuple)):
-                return ("list", tuple(conv(x) for x in a))
-            return _const_key(a)
+            return self._operand(state, a, node)
 
         if target is None:
             target = op_facts.resolved(node.target) if node.op == "call_function" else None
@@ -321,6 +378,17 @@ def _random_identity(node: fx.Node, target, args, kwargs) -> Optional[str]:
         if isinstance(p, (int, float)) and not isinstance(p, bool) and p == 0:
             return None
     return node.name
+
+
+def _written_keys(views) -> List[tuple]:
+    """``(name, item)`` of each written tensor of a v2 call (``item`` None for a lone tensor)."""
+    out = []
+    for name, info in views.items():
+        if isinstance(info, list):
+            out.extend((name, j) for j, v in enumerate(info) if v is not None)
+        elif info is not None:
+            out.append((name, None))
+    return out
 
 
 def _mutating_call(op, operands: tuple, node: fx.Node, kwargs, args=()) -> int:

@@ -382,3 +382,28 @@ def view_copy_map(node: fx.Node, source_like: torch.Tensor) -> Optional[Map]:
     if view.dtype != base.dtype or op_facts.shares_storage(view, base) is not True:
         return None                      # another dtype's elements, or no view (see ``replay``)
     return map_of_tensor(view)
+
+
+def v2_view(info, bases_like: Sequence[torch.Tensor]) -> Tuple[Optional[torch.Tensor], Optional[Map]]:
+    """The fake value of the view an ``auto_functionalized_v2`` call regenerates from its bases
+    (``info``: torch's ``ViewInfo``), and its map in the logical coordinates of its base (None
+    where unknown: ``as_strided`` addresses over a base that does not fill its storage)."""
+    from torch._higher_order_ops.auto_functionalize import AliasViewInfo, AsStridedViewInfo, NotView
+
+    base = bases_like[info.base_index]
+    mode = fake_mode_of(base)
+    if base is None or mode is None:
+        return None, None
+    with mode:
+        like = info.regenerate_view(list(bases_like))
+        if isinstance(info, (NotView, AliasViewInfo)):
+            return like, identity_map(base.shape)
+        if isinstance(info, AsStridedViewInfo) and not (fills_its_storage(base)
+                                                        and map_of_tensor(base) == identity_map(base.shape)):
+            return like, None                   # storage addresses are not logical coordinates
+        contiguous = contiguous_fake(base)
+        if contiguous is None:
+            return like, None
+        bases = list(bases_like)
+        bases[info.base_index] = contiguous
+        return like, map_of_tensor(info.regenerate_view(bases))

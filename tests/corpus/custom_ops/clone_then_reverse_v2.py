@@ -1,10 +1,10 @@
-"""The same under v2: the call is left to Inductor's reinplacing, with a copy of what it reads."""
+"""The same under v2 (pytorch issue 198031): written back, the op reads a copy of `x` of its own."""
 import torch
 from torch import Tensor
 
 EXPECT = """
-fires: copy_reads_of_written_memory
-not fires: write_back_custom_op
+fires: write_back_custom_op
+present: rewrite.materialized_copy count=1
 matches_eager exact
 inductor
 """
