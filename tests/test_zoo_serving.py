@@ -23,8 +23,14 @@ def _run(instance):
     return [snapshot(instance.call(i), instance.state()) for i in range(CALLS)]
 
 
+VLLM_RULES = ROOT / "examples" / "vllm_write_back.rules"
+
+
+@pytest.mark.parametrize("rules", ["shipped", "vllm example"])
 @pytest.mark.parametrize("version", ["v1", "v2"])
-def test_serving_step_matches_eager_on_the_rewrite_eager_base(version):
+def test_serving_step_matches_eager_on_the_rewrite_eager_base(version, rules):
+    """Every custom-op call of the step is written back (by the shipped rule, or by the
+    vLLM-style example that names the ops), and the step still matches eager."""
     import zoo_programs
     from zoo_measure import compare
     from zoo_serving import ServingConfig
@@ -37,12 +43,18 @@ def test_serving_step_matches_eager_on_the_rewrite_eager_base(version):
     torch._dynamo.reset()
     with torch._inductor.config.patch(dict(program.inductor_config)):
         eager = _run(zoo_programs.serving_step(lambda fn: fn, small))
-        backend = make_backend(base="eager", cache=False)
+        backend = make_backend(base="eager", cache=False, **({} if rules == "shipped" else {"rules": [str(VLLM_RULES)]}))
         rewritten = _run(zoo_programs.serving_step(lambda fn: torch.compile(fn, backend=backend), small))
     assert sorted(eager[0]) == ["key_cache", "output[0]", "output[1]", "value_cache"]
     assert not torch.equal(eager[0]["key_cache"], eager[1]["key_cache"])   # every call writes the caches
     result = compare(eager, rewritten, program.tolerance)
     assert result["ok"] and result["calls"] == CALLS and result["tensors"] == 4 * CALLS, result
+    rule = "write_back_custom_op" if rules == "shipped" else "write_back_serving_kernel"
+    assert rule in backend.fired()
+    post_grad = [r for r in backend.reports if r.graph == "inference"]
+    assert post_grad and all(not any("auto_functionalized" in op for op in r.ops_after) for r in post_grad), \
+        [sorted(op for op in r.ops_after if "auto_functionalized" in op) for r in post_grad]
+    assert any(any("auto_functionalized" in op for op in r.ops_before) for r in post_grad)
 
 
 def test_the_serving_ops_are_defined_once_per_process():

@@ -359,6 +359,12 @@ class GraphFacts:
         same = rs == rd and not overlap.has_internal_overlap(rd)
         return Verdict(same, f"{src.name} is the region {s.name} writes" if same else f"{src.name} is elsewhere")
 
+    def wrapped_op_name(self, call) -> Optional[str]:
+        """``mylib.rotary`` for a functionalized call of ``mylib.rotary.default``; else None."""
+        if not functionalized.is_any_functionalized_call(call):
+            return None
+        return op_display_name(functionalized.wrapped_op(call))
+
     def _reads_overlap_writes(self, call) -> Verdict:
         """A functionalized call: some argument the op only reads may share memory with one it
         writes (run in place, it would read what it has already written)."""

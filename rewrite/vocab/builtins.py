@@ -418,6 +418,13 @@ def _target(ctx, v):
     return ctx.facts.op_name(v)
 
 
+@attribute("wrapped", Node, Const,
+           "The name (without overload) of the op an ``auto_functionalized`` call (v1 or v2) wraps: "
+           "``\"mylib.rotary\"``; None for any other node.")
+def _wrapped(ctx, v):
+    return ctx.facts.wrapped_op_name(v)
+
+
 @attribute("name", Node, Const, "The node's name in the graph.")
 def _name(ctx, v):
     return v.name
