@@ -367,13 +367,19 @@ class GraphFacts:
 
     def _reads_overlap_writes(self, call) -> Verdict:
         """A functionalized call: some argument the op only reads may share memory with one it
-        writes (run in place, it would read what it has already written)."""
+        writes (run in place, it would read what it has already written), or (v1) two written
+        arguments may share memory."""
         written = functionalized.written_memory(call)
         for _, value in functionalized.read_only_arguments(call):
             for other in mutation.nodes_in(value):
                 for w in written:
                     if other is w or self.may_overlap(other, w):
                         return yes(f"{other.name}, which {call.name} reads, overlaps {w.name}, which it writes")
+        if functionalized.is_functionalized_call(call):
+            for i, a in enumerate(written):
+                for b in written[i + 1:]:
+                    if a is b or self.may_overlap(a, b):
+                        return yes(f"{call.name} writes {a.name} and {b.name}, which share memory")
         return no()
 
     def undoes_view(self, w, v) -> Verdict:

@@ -86,7 +86,7 @@ class Editor:
                 if a is b or facts.may_overlap(a, b):
                     raise ActionError(f"{op} would write {a.name} and {b.name}, which share memory")
         if facts.operands_overlap_write(call):
-            self.copy_overlapping_reads(call)
+            self.copy_overlapping_arguments(call)
         kwargs = dict(call.kwargs)
         new = self.insert(op, (), kwargs, before=call, like=call)
         for item in list(call.users):
@@ -118,7 +118,7 @@ class Editor:
 
         facts = self.ctx.facts
         if facts.operands_overlap_write(call):
-            self.copy_overlapping_reads(call)
+            self.copy_overlapping_arguments(call)
         op = functionalized.wrapped_op(call)
         views = functionalized.v2_views(call)
         bases = list(call.kwargs.get("_all_bases") or ())
@@ -169,14 +169,35 @@ class Editor:
             self.txn.erase(item)
         self.txn.erase(call)
 
-    def copy_overlapping_reads(self, call) -> None:
+    def copy_overlapping_arguments(self, call) -> None:
         """Give a functionalized call a private copy of every argument it only reads that may
         share memory with what it writes, so that writing in place (ours, or Inductor's
-        reinplacing after us) cannot change what it reads."""
+        reinplacing after us) cannot change what it reads; and (v1) of every written argument
+        whose new value nothing reads that shares memory with another written one (both merged
+        into one tensor by noop removal), so that the two writes land in different memory."""
         if not functionalized.is_any_functionalized_call(call):
-            raise ActionError(f"copy_overlapping_reads needs an auto_functionalized call, got {call}")
+            raise ActionError(f"copy_overlapping_arguments needs an auto_functionalized call, got {call}")
         written = functionalized.written_memory(call)
         facts, copies = self.ctx.facts, {}
+        kwargs = dict(call.kwargs)
+        if functionalized.is_functionalized_call(call):
+            op = functionalized.wrapped_op(call)
+            read = {functionalized.output_role(op, u.args[1]) for u in call.users if op_facts.is_getitem(u) and u.users}
+            names = [n for n in functionalized.written_names(op) if isinstance(kwargs.get(n), fx.Node)]
+            kept = [kwargs[n] for n in names if ("written", n) in read]      # values read later keep their memory
+            for name in names:
+                value = kwargs[name]
+                if ("written", name) in read:
+                    continue
+                if any(value is k or facts.may_overlap(value, k) for k in kept):
+                    kwargs[name] = copies.setdefault((name,), self.copy_of(value, before=call))
+                else:
+                    kept.append(value)
+            written = [kwargs[name] if isinstance(kwargs.get(name), fx.Node) else None
+                       for name in functionalized.written_names(op)]
+            written = [w for w in written if w is not None] + [
+                n for name in functionalized.written_names(op) if isinstance(kwargs.get(name), (list, tuple))
+                for n in mutation.nodes_in(kwargs[name])]
 
         def private(value):
             if isinstance(value, (list, tuple)):
@@ -188,11 +209,10 @@ class Editor:
                 return copies[value]
             return value
 
-        kwargs = dict(call.kwargs)
         for name, value in functionalized.read_only_arguments(call):
             kwargs[name] = private(value)
         if not copies:
-            raise ActionError(f"{call.name} reads nothing it writes")
+            raise ActionError(f"{call.name} reads nothing it writes, and writes no memory twice")
         self.txn.set_args(call, call.args, kwargs)
 
     def copy_written_inputs(self, call) -> None:

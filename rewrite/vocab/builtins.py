@@ -278,11 +278,11 @@ def write_back(ctx, call: Node) -> None:
 
 
 @action(stages=POST_GRAD)
-def copy_overlapping_reads(ctx, call: Node) -> None:
+def copy_overlapping_arguments(ctx, call: Node) -> None:
     """Give a functionalized call (``auto_functionalized``, v1 or v2) a private copy of each
     argument it only reads that may share memory with what it writes: the call then reads the
     same values however it is later written in place."""
-    ctx.edit.copy_overlapping_reads(call)
+    ctx.edit.copy_overlapping_arguments(call)
 
 
 @action(stages=POST_GRAD)

@@ -141,7 +141,7 @@ class Evaluator:
             return operands, self.terms.make(("call", node.op, str(node.target), operands), fake_value(node))
         target = op_facts.resolved(node.target)
         written = _written_in(target, args, kwargs)
-        if written:
+        if written or functionalized.is_custom_op(target):   # a custom op given None to write writes nothing
             result = self._apply_writes(state, node, target, args, kwargs, written, operands)
             return operands, result
         if op_facts.is_getitem(node):
@@ -312,6 +312,8 @@ class Evaluator:
         if functionalized.is_custom_op(target):
             whole = self.terms.make(_mutating_call(target, operands, node, kwargs, args))
             for name, items in functionalized.bound_written(target, args, kwargs):
+                if items is None:
+                    continue
                 if isinstance(items, fx.Node):
                     self._write(state, node, items, self.terms.make(("proj", whole, ("written", name)), fake_value(items)))
                     continue
