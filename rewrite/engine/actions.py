@@ -132,6 +132,11 @@ class Editor:
             if isinstance(info, SliceViewInfo):
                 return self.insert(aten.slice.Tensor, (base, info.dim, info.start, info.end), before=call, like=call)
             if isinstance(info, AsStridedViewInfo):
+                same = _view_named_by_offset(info, base, facts)
+                if same is not None:
+                    return same
+                if any(isinstance(v, fx.Node) for v in (*info.size, *info.stride, info.storage_offset)):
+                    raise ActionError(f"{call.name} writes an as_strided view of {base.name} of symbolic addresses")
                 like = fake_value(base)
                 if like is None or not (layout_maps.fills_its_storage(like)
                                         and layout_maps.map_of_tensor(like) == layout_maps.identity_map(like.shape)):
@@ -430,15 +435,43 @@ class Editor:
         hop_actions.return_from_branches(self.ctx, cond)
 
 
+def _view_named_by_offset(info, base: fx.Node, facts) -> Optional[fx.Node]:
+    """Under symbolic shapes a v2 view's storage offset is ``sym_storage_offset(v)`` of the view
+    ``v`` the program wrote into: ``v`` itself, where it views ``base``'s storage with the same
+    sizes and strides (Inductor's own ``as_strided`` over a symbolic offset of a view is not
+    to be trusted: pytorch issue 198031's family, fuzz seed 11 p53)."""
+    off = info.storage_offset
+    if not (isinstance(off, fx.Node) and off.target is torch.ops.aten.sym_storage_offset.default and off.args):
+        return None
+    v = off.args[0]
+    like = fake_value(v) if isinstance(v, fx.Node) else None
+    if like is None or not facts.same_storage(v, base):
+        return None
+
+    def key(values):
+        return tuple(layout_maps.dim_key(x.meta.get("val") if isinstance(x, fx.Node) else x) for x in values)
+
+    if key(info.size) != key(like.shape) or key(info.stride) != key(like.stride()):
+        return None
+    return v
+
+
 def _copied_back_after(value: fx.Node, call: fx.Node) -> bool:
     """``value`` is no graph input nor a view of one, or a ``copy_`` into it (or into the input
-    it views) follows ``call``."""
+    it views) follows ``call``; into the input itself, a copy of what ``call`` wrote there
+    (Inductor's reinplacing writes into an input that any later copy_ overwrites, even with
+    another value: fuzz seed 11 p19)."""
     chain = [value]
     while mutation.view_source(chain[-1]) is not None:
         chain.append(mutation.view_source(chain[-1]))
     if chain[-1].op != "placeholder":
         return True
-    return any(mutation.is_copy(u) and u.args[0] is n and call < u for n in chain for u in n.users)
+
+    def from_call(src) -> bool:
+        return isinstance(src, fx.Node) and op_facts.is_getitem(src) and src.args[0] is call
+
+    return any(mutation.is_copy(u) and u.args[0] is n and call < u and (n is not value or from_call(u.args[1]))
+               for n in chain for u in n.users)
 
 
 def _numel(node: fx.Node):

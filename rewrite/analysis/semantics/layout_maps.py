@@ -394,6 +394,9 @@ def v2_view(info, bases_like: Sequence[torch.Tensor]) -> Tuple[Optional[torch.Te
     mode = fake_mode_of(base)
     if base is None or mode is None:
         return None, None
+    info = _with_fake_sizes(info)
+    if info is None:
+        return None, None
     with mode:
         like = info.regenerate_view(list(bases_like))
         if isinstance(info, (NotView, AliasViewInfo)):
@@ -407,3 +410,26 @@ def v2_view(info, bases_like: Sequence[torch.Tensor]) -> Tuple[Optional[torch.Te
         bases = list(bases_like)
         bases[info.base_index] = contiguous
         return like, map_of_tensor(info.regenerate_view(bases))
+
+
+def _with_fake_sizes(info):
+    """A copy of a ``ViewInfo`` whose sizes, strides and offsets that are graph nodes (symbolic
+    shapes) are their fake values (SymInts); None where one has none."""
+    import copy
+
+    def fake(v):
+        if isinstance(v, fx.Node):
+            return v.meta.get("val")
+        if isinstance(v, (list, tuple)):
+            return type(v)(fake(x) for x in v)
+        return v
+
+    out = copy.copy(info)
+    for name, value in vars(info).items():
+        converted = fake(value)
+        if converted is None and value is not None:
+            return None
+        if isinstance(converted, (list, tuple)) and any(x is None for x in converted):
+            return None
+        setattr(out, name, converted)
+    return out
