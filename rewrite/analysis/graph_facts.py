@@ -356,7 +356,7 @@ class GraphFacts:
         rs, rd = self.region(src), self.region(s)
         if rs is None or rd is None:
             return no("no layout metadata")
-        same = rs == rd and not overlap.has_internal_overlap(rd)
+        same = _same_region(rs, rd, fake_value(src)) and not overlap.has_internal_overlap(rd)
         return Verdict(same, f"{src.name} is the region {s.name} writes" if same else f"{src.name} is elsewhere")
 
     def wrapped_op_name(self, call) -> Optional[str]:
@@ -617,3 +617,27 @@ def _same_ints(a, b) -> bool:
 def _op_name(node: fx.Node) -> str:
     return op_display_name(node.target)
 
+
+
+def _same_region(a: regions.Region, b: regions.Region, like) -> bool:
+    """The same addresses: equal, or (symbolic shapes) each offset, size and stride provably
+    equal under what the shape environment knows (``Min(6, s77)`` is 6 once ``s77 >= 6``)."""
+    if a == b:
+        return True
+    if (a.storage, a.itemsize, len(a.sizes), len(a.strides)) != (b.storage, b.itemsize, len(b.sizes), len(b.strides)):
+        return False
+    mode = fake_mode_of(like)
+    env = getattr(mode, "shape_env", None) if mode is not None else None
+    if env is None:
+        return False
+    import sympy
+
+    for x, y in zip((a.offset, *a.sizes, *a.strides), (b.offset, *b.sizes, *b.strides)):
+        if x == y:
+            continue
+        try:
+            if env._maybe_evaluate_static(sympy.Eq(sympy.sympify(x), sympy.sympify(y))) != sympy.true:
+                return False
+        except Exception:  # noqa: BLE001 - not decidable: not the same
+            return False
+    return True

@@ -386,8 +386,18 @@ class Editor:
 
     def materialize_hazards(self, writes=None) -> None:
         """Repair the lowering hazards of ``writes`` (default: the writes this transaction
-        created) by copying what is read."""
-        writes = self.txn.writes_created() if writes is None else list(writes)
+        created, and the writes that read a node whose arguments it changed: a copy-back whose
+        source now reads the memory it overwrites) by copying what is read."""
+        if writes is None:
+            writes = self.txn.writes_created()
+            rewired = [n for n in self.txn.old_args if not n._erased and n not in self.txn.to_erase]
+            for n in rewired:
+                for w in [n, *n.users]:
+                    if w not in writes and w not in self.txn.to_erase and w.op == "call_function" \
+                            and op_facts.written_nodes(w):
+                        writes.append(w)
+        else:
+            writes = list(writes)
         if not all(isinstance(w, fx.Node) for w in writes):
             raise ActionError(f"materialize_hazards needs write nodes, got {writes!r}")
         for _ in range(HAZARD_ROUNDS):

@@ -13,6 +13,7 @@ inductor
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 AUTO_FUNCTIONALIZED = "v2"
 
 

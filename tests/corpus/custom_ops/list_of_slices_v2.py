@@ -10,6 +10,7 @@ matches_eager
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 AUTO_FUNCTIONALIZED = "v2"
 
 

@@ -12,6 +12,7 @@ matches_eager exact
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 AUTO_FUNCTIONALIZED = "v1"
 
 

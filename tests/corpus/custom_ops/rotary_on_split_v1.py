@@ -12,6 +12,7 @@ inductor
 """
 MODE = "inference"
 CALLS = 3
+DYNAMIC = "both"
 AUTO_FUNCTIONALIZED = "v1"
 
 
