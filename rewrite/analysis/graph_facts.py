@@ -60,10 +60,25 @@ class GraphFacts:
         self._simulation = None
         self._dirty: Set[object] = set()   # storages rewired since the simulation was made
         self._lowering = None
+        # facts about the whole graph (which writes reach which reads), made on first use and
+        # dropped on any change; never kept while a transaction is editing the graph
+        self._whole: Dict[str, object] = {}
+        self.editing = False
+
+    def _whole_graph(self, key: str, make):
+        """``make()``, kept until the graph next changes: a question asked for every copy-back
+        would otherwise walk the whole graph each time (quadratic in an optimizer's graph)."""
+        if self.editing:
+            self._whole.clear()
+            return make()
+        if key not in self._whole:
+            self._whole[key] = make()
+        return self._whole[key]
 
     # ------------------------------------------------------------------ bookkeeping
 
     def note_new_node(self, node: fx.Node) -> None:
+        self._whole.clear()
         if self._by_storage is not None and (fake_value(node) is not None or mutation.view_source(node) is not None):
             self._by_storage[self.storage_key(node)].append(node)
         if self._lowering is not None:
@@ -80,6 +95,7 @@ class GraphFacts:
 
     def note_rolled_back(self, rewired: Iterable[fx.Node]) -> None:
         """A transaction was undone: what was looked up while it was open is stale."""
+        self._whole.clear()
         stale = _with_views(rewired)
         self._restore_storage(stale)
         if self._lowering is not None:
@@ -106,6 +122,7 @@ class GraphFacts:
         """A transaction committed: drop what was derived from the old arguments of the
         ``rewired`` nodes (and of views of them), and note the storages it touched: decisions
         of the simulation about other storages stay valid."""
+        self._whole.clear()
         stale = _with_views(rewired)
         if stale and self._simulation is not None and not self._simulation.judged:
             self._simulation = None          # its judgement compares against the graph as it was
@@ -227,6 +244,7 @@ class GraphFacts:
         the write, memory an original (epilogue) write changed before ``n``."""
         if not isinstance(n, fx.Node) or n.op not in ("call_function", "output"):
             return None
+        writes = self._whole_graph("writes_by_storage", self._original_writes_by_storage)
         for operand in mutation.nodes_in((n.args, n.kwargs)):
             if fake_value(operand) is None:
                 continue
@@ -236,14 +254,22 @@ class GraphFacts:
             root = chain[-1]
             if root.op != "placeholder":
                 continue
-            for w in sorted(self.original_writes):
-                if w._erased or not (w < n) or w in chain or w is n:
+            for w in writes.get(self.storage_key(root), ()):
+                if not (w < n) or w in chain or w is n:
                     continue
                 if any(op_facts.alias_source(c) is w for c in chain):
                     continue
-                if any(self.same_storage(d, root) for d in op_facts.written_nodes(w)):
-                    return operand, w
+                return operand, w
         return None
+
+    def _original_writes_by_storage(self) -> Dict[object, List[fx.Node]]:
+        """The live original writes into each storage, in graph order."""
+        out: Dict[object, List[fx.Node]] = defaultdict(list)
+        for w in sorted(w for w in self.original_writes if not w._erased):
+            for key in dict.fromkeys(self.storage_key(d) for d in op_facts.written_nodes(w)):
+                if key is not None:
+                    out[key].append(w)
+        return out
 
     def reads_overwritten_input(self, n) -> Verdict:
         found = self._overwritten_read(n)
@@ -266,7 +292,9 @@ class GraphFacts:
         """The reads after the original write ``w`` that the program made before it."""
         if not isinstance(w, fx.Node) or w not in self.original_writes:
             return []
-        return earlier_passes.late_reads(self.graph, self.original_writes, self.output_roles(), only=w)
+        by_write = self._whole_graph("late_reads", lambda: earlier_passes.late_reads_by_write(
+            self.graph, self.original_writes, self.output_roles()))
+        return by_write.get(w, [])
 
     def overwrites_later_read(self, w) -> Verdict:
         reads = self.late_reads(w)

@@ -22,8 +22,18 @@ class Context:
         self.bindings: Dict[str, Any] = {}
         self.mutated_indices: List[int] = []
         self.root_node: Optional[fx.Node] = None
-        self.txn = None
+        self._txn = None
         self.edit = Editor(self)
+
+    @property
+    def txn(self):
+        """The transaction the actions edit the graph through (None between rewrites)."""
+        return self._txn
+
+    @txn.setter
+    def txn(self, txn) -> None:
+        self._txn = txn
+        self.facts.editing = txn is not None   # whole-graph facts are not kept while it edits
 
     def fact_table(self, name: str) -> Dict[str, frozenset]:
         return self._fact_tables.get(name, {})

@@ -102,6 +102,7 @@ class RuleSet:
         self.dependencies = [c for c in compiled if c.kind == "dependency"]
         self.rules = sorted((c for c in compiled if c.kind == "rule"), key=lambda c: (-c.priority, c.order))
         self._index: Dict[Any, List[compiler.CompiledRule]] = {}
+        self._candidates: Dict[Tuple[Any, str], List[compiler.CompiledRule]] = {}   # candidates_for, once per op
         for c in self.dependencies + self.rules:
             for t in c.root_targets:
                 self._index.setdefault(t, []).append(c)
@@ -131,8 +132,15 @@ class RuleSet:
     def candidates_for(self, node: fx.Node, stage: str) -> List[compiler.CompiledRule]:
         if node.op != "call_function":
             return []
-        found = self._index.get(node.target, [])
-        packet = getattr(node.target, "overloadpacket", None) if isinstance(node.target, torch._ops.OpOverload) else None
+        key = (node.target, stage)
+        found = self._candidates.get(key)
+        if found is None:
+            found = self._candidates[key] = self._candidates_for_target(node.target, stage)
+        return found
+
+    def _candidates_for_target(self, target, stage: str) -> List[compiler.CompiledRule]:
+        found = self._index.get(target, [])
+        packet = getattr(target, "overloadpacket", None) if isinstance(target, torch._ops.OpOverload) else None
         if packet is not None and packet in self._index:
             found = sorted(found + self._index[packet], key=lambda c: (c.kind != "dependency", -c.priority, c.order))
         return [c for c in found if stage in c.stages]

@@ -114,20 +114,32 @@ class MisplacedOutput:
 # --------------------------------------------------------------------------- findings
 
 
-def late_reads(graph: fx.Graph, original_writes: Iterable[fx.Node], roles: Sequence[str] = (),
-               only: Optional[fx.Node] = None) -> List[LateRead]:
+def late_reads(graph: fx.Graph, original_writes: Iterable[fx.Node], roles: Sequence[str] = ()) -> List[LateRead]:
     """Reads that see an original write the functional reading puts after them.  ``roles``:
     :func:`output_roles` (output items AOTAutograd regenerates from the input, ``"alias"``, read
-    the input as it ends, which is what the graph does); ``only``: the late reads of that
-    write."""
+    the input as it ends, which is what the graph does)."""
+    return [read for read, _ in _late_reads(graph, original_writes, roles)]
+
+
+def late_reads_by_write(graph: fx.Graph, original_writes: Iterable[fx.Node],
+                        roles: Sequence[str] = ()) -> Dict[fx.Node, List[LateRead]]:
+    """The late reads each original write makes: those where it is one of the writes into the
+    memory read that come before the reader (the read names the first of them)."""
+    out: Dict[fx.Node, List[LateRead]] = {}
+    for read, before in _late_reads(graph, original_writes, roles):
+        for w in before:
+            out.setdefault(w, []).append(read)
+    return out
+
+
+def _late_reads(graph: fx.Graph, original_writes: Iterable[fx.Node], roles: Sequence[str]):
+    """``(late read, the writes before its reader)`` for every late read (see :func:`late_reads`)."""
     writes_into: Dict[fx.Node, List[fx.Node]] = {}
     for w in sorted(n for n in original_writes if not n._erased):
         for dst in op_facts.written_nodes(w):
             writes_into.setdefault(root_of(dst), []).append(w)
-    found: List[LateRead] = []
+    items = None
     for root, writes in writes_into.items():
-        if only is not None and only not in writes:
-            continue
         for alias in _aliases_not_through(root, set(writes)):
             for reader in alias.users:
                 if op_facts.alias_source(reader) is alias or reader in writes and not _reads(reader, alias):
@@ -135,16 +147,16 @@ def late_reads(graph: fx.Graph, original_writes: Iterable[fx.Node], roles: Seque
                 if reader.op != "output" and not _reads(reader, alias):
                     continue
                 before = [w for w in writes if reader.op == "output" or w < reader]
-                if not before or (only is not None and only not in before):
+                if not before:
                     continue
                 positions: Tuple[int, ...] = ()
                 if reader.op == "output":
-                    positions = tuple(i for i, item in enumerate(output_items(graph))
+                    items = output_items(graph) if items is None else items
+                    positions = tuple(i for i, item in enumerate(items)
                                       if item is alias and (i >= len(roles) or roles[i] != "alias"))
                     if not positions:
                         continue
-                found.append(LateRead(before[0], reader, alias, positions))
-    return found
+                yield LateRead(before[0], reader, alias, positions), before
 
 
 def misplaced_outputs(graph: fx.Graph, roles: Sequence[str]) -> List[MisplacedOutput]:

@@ -21,10 +21,12 @@ from typing import Callable, Dict, List, Optional, Set
 import torch.fx as fx
 from torch._inductor.fx_passes import reinplace as passes
 from torch._inductor.fx_utils import FakeTensorUpdater
+from torch.fx._lazy_graph_module import _make_graph_module, _use_lazy_graph_module
 from torch._inductor.virtualized import NullHandler, V
 
 from rewrite.analysis.semantics import layout_maps as lm
 from rewrite.analysis.facts import op_facts
+from rewrite.analysis.inductor import fake_refresh
 from rewrite.analysis.inductor.copies import copies
 from rewrite.analysis.facts.fake import graph_fake_mode
 from rewrite.analysis.inductor.outputs import aliasing_change, output_tensors
@@ -92,16 +94,21 @@ def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] =
     val_map: Dict[fx.Node, fx.Node] = {}
     out = copy_graph.graph_copy(graph, val_map)
     copy_graph.output(out)
-    copy_gm = fx.GraphModule(gm, copy_graph)
+    with _use_lazy_graph_module(True):      # its Python code is never run: not generated
+        copy_gm = _make_graph_module(gm, copy_graph)
     original_of = {c: o for o, c in val_map.items()}
     scatter_users = {c: list(c.users) for o, c in val_map.items() if op_facts.is_view_scatter(c)}
     sim = Simulation()
     try:
         with _inductor_fake_mode(graph):
             updater = FakeTensorUpdater(copy_gm)
+            arguments = fake_refresh.arguments(copy_graph)
             passes.canonicalize_view_scatter_ops(copy_graph)
             generalized = _map_generalized(scatter_users, original_of)
-            updater.incremental_update()
+            fake_refresh.reuse_replaced_values(updater, arguments,
+                                               fresh=lambda n: n.target is passes._generalized_scatter,
+                                               replaced_fresh=op_facts.is_view_scatter)
+            fake_refresh.refresh(updater)
             targets_before = {c: c.target for c in copy_graph.nodes}
             passes.reinplace_inplaceable_ops_core(copy_graph)
             writes_of: Dict[fx.Node, Set[fx.Node]] = {}
