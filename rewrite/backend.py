@@ -68,16 +68,18 @@ class _Log:
 class RulePass(CustomInferenceAwareGraphPass):
     """The post-grad rules as Inductor's ``post_grad_custom_post_pass``."""
 
-    def __init__(self, rule_set: RuleSet, sink: Optional[_Log] = None, measure_copies: bool = False):
+    def __init__(self, rule_set: RuleSet, sink: Optional[_Log] = None, measure_copies: bool = False,
+                 snapshots: bool = False):
         self.rule_set = rule_set
         self.sink = sink
         self.measure_copies = measure_copies
+        self.snapshots = snapshots
 
     def __call__(self, graph: fx.Graph, is_inference: bool = False) -> None:
         gm = graph.owning_module
         kind = "inference" if is_inference else graph_kind_of(graph, "forward")
         report = self.rule_set.apply(gm, graph_kind=kind, recompile=False, subgraphs=False,
-                                     measure_copies=self.measure_copies)
+                                     measure_copies=self.measure_copies, snapshots=self.snapshots)
         if self.sink is not None:
             self.sink.add(report, kind, gm)
 
@@ -88,12 +90,14 @@ class RulePass(CustomInferenceAwareGraphPass):
 class JointPass(CustomGraphPass):
     """The joint-stage rules as Inductor's ``joint_custom_pre_pass``."""
 
-    def __init__(self, rule_set: RuleSet, sink: Optional[_Log] = None):
+    def __init__(self, rule_set: RuleSet, sink: Optional[_Log] = None, snapshots: bool = False):
         self.rule_set = rule_set
         self.sink = sink
+        self.snapshots = snapshots
 
     def __call__(self, graph: fx.Graph) -> None:
-        report = self.rule_set.apply(graph.owning_module, graph_kind="joint", recompile=False)
+        report = self.rule_set.apply(graph.owning_module, graph_kind="joint", recompile=False,
+                                     snapshots=self.snapshots)
         if self.sink is not None:
             self.sink.add(report, "joint", None)
 
@@ -132,12 +136,14 @@ class RewriteBackend:
 
     def __init__(self, rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
                  legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS,
-                 measure_copies: bool = False):
+                 measure_copies: bool = False, snapshots: bool = False):
         if base not in BASES:
             raise ValueError(f"base must be one of {BASES}, not {base!r}")
         self._config = dict(rules=_rule_paths(rules), base=base, strict=strict, cache=cache, legality=legality,
-                            keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies)
+                            keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies,
+                            snapshots=snapshots)
         self.measure_copies = measure_copies
+        self.snapshots = snapshots
         self.rule_set = rules if isinstance(rules, RuleSet) else RuleSet.load(rules, strict=strict, legality=legality)
         self.base = base
         self.cache = cache
@@ -164,7 +170,7 @@ class RewriteBackend:
                  options: Optional[Dict[str, Any]] = None, **_ignored):
         if self.rule_set.runs_at("dynamo"):
             with self._log.lock:   # dependencies need the user's in-place ops, which only this graph has
-                report = self.rule_set.apply(gm, graph_kind="dynamo")
+                report = self.rule_set.apply(gm, graph_kind="dynamo", snapshots=self.snapshots)
             self._log.add(report, "dynamo", None)
         patches = inductor_config(mode, options)
         self._warn_if_passes_off(patches, mode)
@@ -191,10 +197,11 @@ class RewriteBackend:
         if any(self.rule_set.runs_at(s) for s in POST_GRAD):
             out["post_grad_custom_post_pass"] = _passes(patches.get("post_grad_custom_post_pass",
                                                                     config.post_grad_custom_post_pass),
-                                                        RulePass(self.rule_set, self._log, self.measure_copies))
+                                                        RulePass(self.rule_set, self._log, self.measure_copies,
+                                                                 self.snapshots))
         if self.rule_set.runs_at("joint"):
             out["joint_custom_pre_pass"] = _passes(patches.get("joint_custom_pre_pass", config.joint_custom_pre_pass),
-                                                   JointPass(self.rule_set, self._log))
+                                                   JointPass(self.rule_set, self._log, self.snapshots))
         if not self.cache:
             out["fx_graph_cache"] = False
         return out
@@ -310,7 +317,7 @@ def _is_inference(example_inputs) -> bool:
 
 def make_backend(rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
                  legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS,
-                 measure_copies: bool = False) -> RewriteBackend:
+                 measure_copies: bool = False, snapshots: bool = False) -> RewriteBackend:
     """A backend over ``rules`` (a rule file or folder, or a list of them; None = the shipped
     rules; [] = none).
 
@@ -320,9 +327,12 @@ def make_backend(rules=None, base: str = "inductor", strict: bool = False, cache
     adds or removes a write); ``keep_graphs`` keeps the rewritten graphs in ``graphs``;
     ``measure_copies`` fills each post-grad report's ``copies``, the comparison with what stock
     Inductor's reinplacing leaves (it costs a simulation of that pass per graph, so a compile
-    pays for it only when asked; ``REWRITE_LOG=info`` asks too)."""
+    pays for it only when asked; ``REWRITE_LOG=info`` asks too); ``snapshots`` fills each report's
+    ``before`` and ``after``, the graph as plain data before and after the rules (``rewrite
+    explain`` draws them; ``REWRITE_LOG=info`` asks too)."""
     return RewriteBackend(rules, base=base, strict=strict, cache=cache, legality=legality,
-                          keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies)
+                          keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies,
+                          snapshots=snapshots)
 
 
 @functools.lru_cache(maxsize=1)
@@ -359,9 +369,10 @@ class _CallableModule(types.ModuleType):
 
     def __call__(self, rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
                  legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS,
-                 measure_copies: bool = False) -> RewriteBackend:
+                 measure_copies: bool = False, snapshots: bool = False) -> RewriteBackend:
         return make_backend(rules, base=base, strict=strict, cache=cache, legality=legality,
-                            keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies)
+                            keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies,
+                            snapshots=snapshots)
 
 
 sys.modules[__name__].__class__ = _CallableModule

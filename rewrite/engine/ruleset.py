@@ -148,7 +148,8 @@ class RuleSet:
     # ------------------------------------------------------------------ application
 
     def apply(self, gm: fx.GraphModule, graph_kind: str = "inference", report: Optional[Report] = None,
-              recompile: bool = True, measure_copies: bool = False, subgraphs: bool = True) -> Report:
+              recompile: bool = True, measure_copies: bool = False, subgraphs: bool = True,
+              snapshots: bool = True) -> Report:
         """Rewrite ``gm`` in place with the rules of stage ``graph_kind``.  ``recompile=False``
         leaves regenerating ``gm.code`` to the caller (Inductor recompiles after its own
         post-grad passes anyway); ``subgraphs=False`` leaves the subgraphs of higher-order ops
@@ -158,17 +159,19 @@ class RuleSet:
         fills ``report.copies``: what stock Inductor's reinplacing would leave of the graph as
         received, next to what it leaves after the rules.  It needs that graph as it was, so it
         is measured here, while the pass has it, and only when asked: it costs a simulation of
-        Inductor's reinplacing that the rules themselves may not need."""
+        Inductor's reinplacing that the rules themselves may not need.  ``snapshots`` fills
+        ``report.before`` and ``report.after`` (the graph as plain data, for ``explain`` and
+        diffs; graphs under 2,000 nodes), also turned on by the ``rewrite`` logger at INFO."""
         if graph_kind not in S.STAGES:
             raise ValueError(f"unknown stage {graph_kind!r}; stages: {', '.join(S.STAGES)}")
         with _gc_paused():
             return self._apply(gm, graph_kind, report or Report(graph=graph_kind), recompile, measure_copies,
-                               subgraphs)
+                               subgraphs, snapshots or log.isEnabledFor(logging.INFO))
 
     def _apply(self, gm: fx.GraphModule, stage: str, report: Report, recompile: bool, measure_copies: bool,
-               subgraphs: bool) -> Report:
+               subgraphs: bool, snapshots: bool) -> Report:
         started = time.perf_counter()
-        small = len(gm.graph.nodes) < 2000
+        small = snapshots and len(gm.graph.nodes) < 2000
         report.before = GraphSnapshot.of(gm.graph) if small else None
         report.ops_before = count_ops(gm.graph)
         post_grad = stage in S.POST_GRAD
@@ -627,17 +630,21 @@ def _subgraphs(gm: fx.GraphModule, prefix: str = "") -> List[Tuple[str, fx.Graph
 def graph_fingerprint(graph: fx.Graph) -> int:
     """Structure of the graph independent of node names: ops, targets and argument positions."""
     index = {n: i for i, n in enumerate(graph.nodes)}
+    plain = (int, float, bool, str, type(None))
 
     def shape(a):
         if isinstance(a, fx.Node):
             return ("%", index.get(a, -1))
+        if type(a) in plain:
+            return a
         if isinstance(a, (list, tuple)):
             return tuple(shape(x) for x in a)
         if isinstance(a, dict):
             return tuple((k, shape(v)) for k, v in a.items())
         return repr(a)
 
-    return hash(tuple((n.op, str(n.target), shape(n.args), shape(n.kwargs)) for n in graph.nodes))
+    return hash(tuple((n.op, n.target if n.op == "call_function" else str(n.target), shape(n.args), shape(n.kwargs))
+                      for n in graph.nodes))
 
 
 def count_ops(graph: fx.Graph) -> Dict[str, int]:

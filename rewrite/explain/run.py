@@ -24,7 +24,7 @@ def explain_reports(fn: Callable, *inputs, base: str = "eager", rules=None, mode
     and return the reports."""
     torch._dynamo.reset()
     # every graph rewritten and reported, with its copies next to stock Inductor's
-    backend = make_backend(rules=rules, base=base, cache=False, measure_copies=True)
+    backend = make_backend(rules=rules, base=base, cache=False, measure_copies=True, snapshots=True)
     compiled = torch.compile(fn, backend=backend, fullgraph=True, dynamic=dynamic)
     with mode_context(mode or _mode_for(inputs)), auto_functionalized_setting(auto_functionalized):
         compiled(*inputs)

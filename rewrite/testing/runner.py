@@ -75,7 +75,7 @@ def compile_case(fn, case: Case, base: str, rules, dynamic: Optional[bool] = Non
     torch._dynamo.reset()
     # cache=False: a graph served from Inductor's FX graph cache would skip the rules and report
     # nothing, and the expectations are about what the rules did.
-    backend = make_backend(rules=rules, base=base, cache=False)
+    backend = make_backend(rules=rules, base=base, cache=False, snapshots=True)
     compiled = torch.compile(fn, backend=backend, fullgraph=True,
                              dynamic=bool(case.dynamic) if dynamic is None else dynamic)
     return compiled, backend

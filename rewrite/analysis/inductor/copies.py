@@ -50,9 +50,6 @@ def copy_of(n: fx.Node) -> Optional[Copy]:
     """The copy ``n`` makes, or None."""
     if n.op != "call_function":
         return None
-    val = fake_value(n)
-    if val is None:
-        return None
     name = op_display_name(n.target)
     kind = None
     if name == "aten.clone" and len(n.users) == 1 and _materializes(next(iter(n.users))):
@@ -71,6 +68,9 @@ def copy_of(n: fx.Node) -> Optional[Copy]:
         elif root.op == "call_function" and root.target is aten.empty_like.default:
             kind = "materialization"
     if kind is None:
+        return None
+    val = fake_value(n)
+    if val is None:
         return None
     numel = val.numel()
     hint = numel if isinstance(numel, int) else numel.node.hint

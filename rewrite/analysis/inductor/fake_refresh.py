@@ -92,9 +92,11 @@ def _processed(node: fx.Node) -> bool:
     return callable(node.target) and not hasattr(node.target, "_inductor_lowering_function")
 
 
-def arguments(graph: fx.Graph) -> Dict[fx.Node, list]:
-    """Every node's argument leaves, to see later what a pass replaced (:func:`reuse_replaced_values`)."""
-    return {n: pytree.tree_leaves((n.args, n.kwargs)) for n in graph.nodes}
+def arguments(graph: fx.Graph, replaced: Callable[[fx.Node], bool]) -> Dict[fx.Node, list]:
+    """The argument leaves of every user of a node a pass may replace (``replaced``), to see
+    later what it replaced (:func:`reuse_replaced_values`)."""
+    users = dict.fromkeys(u for n in graph.nodes if replaced(n) for u in n.users)
+    return {n: pytree.tree_leaves((n.args, n.kwargs)) for n in users}
 
 
 def reuse_replaced_values(updater: fx_utils.FakeTensorUpdater, before: Dict[fx.Node, list],
@@ -105,6 +107,7 @@ def reuse_replaced_values(updater: fx_utils.FakeTensorUpdater, before: Dict[fx.N
     ``updater`` that it is current (so that :func:`refresh` recomputes its users, which find the
     storage they had, and no further).  Returns how many took one."""
     taken: Dict[fx.Node, object] = {}
+    existed = {leaf for leaves in before.values() for leaf in leaves if isinstance(leaf, fx.Node)}
     for node, old_leaves in before.items():
         if node._erased:
             continue
@@ -112,9 +115,9 @@ def reuse_replaced_values(updater: fx_utils.FakeTensorUpdater, before: Dict[fx.N
         if len(new_leaves) != len(old_leaves):
             continue
         for old, new in zip(old_leaves, new_leaves):
-            if old is new or not isinstance(old, fx.Node) or not isinstance(new, fx.Node) or new in before:
+            if old is new or not isinstance(old, fx.Node) or not isinstance(new, fx.Node):
                 continue
-            if new in taken or not old._erased or not replaced_fresh(old) or not fresh(new):
+            if new in taken or not old._erased or not replaced_fresh(old) or not fresh(new) or new in existed:
                 continue
             value, own = old.meta.get("val"), new.meta.get("val")
             if value is not None and own is not None and _same_layout(value, own):

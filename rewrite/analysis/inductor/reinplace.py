@@ -102,7 +102,7 @@ def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] =
     try:
         with _inductor_fake_mode(graph):
             updater = FakeTensorUpdater(copy_gm)
-            arguments = fake_refresh.arguments(copy_graph)
+            arguments = fake_refresh.arguments(copy_graph, replaced=op_facts.is_view_scatter)
             passes.canonicalize_view_scatter_ops(copy_graph)
             generalized = _map_generalized(scatter_users, original_of)
             fake_refresh.reuse_replaced_values(updater, arguments,
