@@ -20,7 +20,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 import torch
 import torch.fx as fx
@@ -45,6 +45,9 @@ from rewrite.lang.loader import shipped_rules_dir
 from rewrite.vocab import default_registry
 
 MAX_SWEEPS = 32
+#: Sweeps that fire before the engine starts fingerprinting the graph to see it cycle (most
+#: graphs reach their fixpoint in fewer: they pay nothing; a cycle is seen a few sweeps later).
+CYCLE_WATCH_AFTER = 2
 #: Seconds one rule may spend on one graph before it is stopped there (with a warning).
 RULE_TIME_BUDGET = 60.0
 #: A pass may grow a graph to at most this many times its size plus ``GROWTH_SLACK`` nodes.
@@ -230,8 +233,8 @@ class RuleSet:
                   logging.INFO)
         records: Dict[Tuple[str, str], Candidate] = {}
         tiers = sorted({c.priority for c in self.rules + self.dependencies if stage in c.stages}, reverse=True)
-        seen = {graph_fingerprint(graph)}
-        sweeps, stop = 0, False
+        seen: Set[int] = set()
+        sweeps, fired_sweeps, stop = 0, 0, False
         while not stop:
             changed = False
             for tier in tiers:
@@ -242,14 +245,16 @@ class RuleSet:
                     if not fired:
                         break
                     changed = True
-                    fingerprint = graph_fingerprint(graph)
+                    fired_sweeps += 1
+                    fingerprint = graph_fingerprint(graph) if fired_sweeps >= CYCLE_WATCH_AFTER else None
                     if fingerprint in seen:
                         _warn(report, f"{label}: rewrites cycle (the graph came back to an earlier form); stopped")
                         stop = True
                     elif sweeps >= MAX_SWEEPS:
                         _warn(report, f"{label}: no fixpoint after {MAX_SWEEPS} sweeps; stopped")
                         stop = True
-                    seen.add(fingerprint)
+                    if fingerprint is not None:
+                        seen.add(fingerprint)
                 if stop:
                     break
             if not changed:
