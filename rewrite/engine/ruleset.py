@@ -641,7 +641,7 @@ def graph_fingerprint(graph: fx.Graph) -> int:
         if isinstance(a, fx.Node):
             return ("%", index.get(a, -1))
         if type(a) in plain:
-            return a
+            return type(a), a       # 1, 1.0 and True hash alike
         if isinstance(a, (list, tuple)):
             return tuple(shape(x) for x in a)
         if isinstance(a, dict):
