@@ -292,9 +292,15 @@ class GraphFacts:
         """The reads after the original write ``w`` that the program made before it."""
         if not isinstance(w, fx.Node) or w not in self.original_writes:
             return []
-        by_write = self._whole_graph("late_reads", lambda: earlier_passes.late_reads_by_write(
-            self.graph, self.original_writes, self.output_roles()))
-        return by_write.get(w, [])
+        return [read for read, before in self._late_reads_with_writes() if w in before]
+
+    def all_late_reads(self) -> List:
+        """Every read after an original write that the program made before it."""
+        return [read for read, _ in self._late_reads_with_writes()]
+
+    def _late_reads_with_writes(self) -> List:
+        return self._whole_graph("late_reads", lambda: list(earlier_passes.late_reads_with_writes(
+            self.graph, self.original_writes, self.output_roles())))
 
     def overwrites_later_read(self, w) -> Verdict:
         reads = self.late_reads(w)

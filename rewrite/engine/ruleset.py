@@ -174,8 +174,8 @@ class RuleSet:
     def _apply(self, gm: fx.GraphModule, stage: str, report: Report, recompile: bool, measure_copies: bool,
                subgraphs: bool, snapshots: bool) -> Report:
         started = time.perf_counter()
-        small = snapshots and len(gm.graph.nodes) < 2000
-        report.before = GraphSnapshot.of(gm.graph) if small else None
+        snapshot = snapshots and len(gm.graph.nodes) < 2000
+        report.before = GraphSnapshot.of(gm.graph) if snapshot else None
         report.ops_before = count_ops(gm.graph)
         post_grad = stage in S.POST_GRAD
         measure = post_grad and (measure_copies or log.isEnabledFor(logging.INFO)) \
@@ -192,7 +192,7 @@ class RuleSet:
         gm.graph.lint()
         if recompile:
             gm.recompile()
-        report.after = GraphSnapshot.of(gm.graph) if small else None
+        report.after = GraphSnapshot.of(gm.graph) if snapshot else None
         report.ops_after = count_ops(gm.graph)
         report.copies_after = copy_count.copies(gm.graph)
         if measure:
@@ -498,7 +498,7 @@ class RuleSet:
         semantic model confirms that the graph as it runs computes what its functional reading
         does; a graph that does not is never compiled."""
         graph, roles = st.graph, st.facts.output_roles()
-        reads = earlier_passes.late_reads(graph, st.facts.original_writes, roles)
+        reads = st.facts.all_late_reads()
         covered = {(r.operand, p) for r in reads if r.reader.op == "output" for p in r.positions}
         found = reads + [m for m in earlier_passes.misplaced_outputs(graph, roles) if (m.node, m.position) not in covered]
         if found:

@@ -29,7 +29,7 @@ model that the graph as it runs computes what its functional reading does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Sequence, Set, Tuple
 
 import torch.fx as fx
 
@@ -118,22 +118,12 @@ def late_reads(graph: fx.Graph, original_writes: Iterable[fx.Node], roles: Seque
     """Reads that see an original write the functional reading puts after them.  ``roles``:
     :func:`output_roles` (output items AOTAutograd regenerates from the input, ``"alias"``, read
     the input as it ends, which is what the graph does)."""
-    return [read for read, _ in _late_reads(graph, original_writes, roles)]
+    return [read for read, _ in late_reads_with_writes(graph, original_writes, roles)]
 
 
-def late_reads_by_write(graph: fx.Graph, original_writes: Iterable[fx.Node],
-                        roles: Sequence[str] = ()) -> Dict[fx.Node, List[LateRead]]:
-    """The late reads each original write makes: those where it is one of the writes into the
-    memory read that come before the reader (the read names the first of them)."""
-    out: Dict[fx.Node, List[LateRead]] = {}
-    for read, before in _late_reads(graph, original_writes, roles):
-        for w in before:
-            out.setdefault(w, []).append(read)
-    return out
-
-
-def _late_reads(graph: fx.Graph, original_writes: Iterable[fx.Node], roles: Sequence[str]):
-    """``(late read, the writes before its reader)`` for every late read (see :func:`late_reads`)."""
+def late_reads_with_writes(graph: fx.Graph, original_writes: Iterable[fx.Node], roles: Sequence[str] = ()):
+    """``(late read, the original writes into the memory read that come before its reader)``
+    for every late read (see :func:`late_reads`; the read names the first of the writes)."""
     writes_into: Dict[fx.Node, List[fx.Node]] = {}
     for w in sorted(n for n in original_writes if not n._erased):
         for dst in op_facts.written_nodes(w):
