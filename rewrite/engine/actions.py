@@ -19,6 +19,7 @@ from rewrite.analysis.semantics import layout_maps
 from rewrite.analysis.facts import op_facts
 from rewrite.analysis.facts.op_facts import MATERIALIZED_COPY
 from rewrite.analysis.facts.fake import fake_value
+from rewrite.analysis.inductor import functionalized_calls
 from rewrite.analysis.inductor.compilable import cannot_compile
 from rewrite.engine import hop_actions
 from rewrite.engine.errors import ActionError
@@ -428,13 +429,43 @@ class Editor:
             self.txn.replace_uses(reader, copy, where=lambda u: u in users)
 
     def privatize(self, node) -> None:
-        """``node`` (a scatter or an indexed update) works on a private copy of its base."""
+        """``node`` (a scatter or an indexed update) works on a private copy of its base; a
+        functionalized call, on private copies of what Inductor would have it write in place."""
+        if functionalized_calls.is_call(node):
+            return self._privatize_call(node)
         if not isinstance(node, fx.Node) or not node.args or not isinstance(node.args[0], fx.Node):
             raise ActionError(f"privatize needs an op node with a tensor first argument, got {node!r}")
         if op_facts.is_private_copy(node.args[0], node):
             raise ActionError(f"{node.name} already works on a private copy of its base")
         copy = self.copy_of(node.args[0], before=node)
         self.txn.set_args(node, (copy, *node.args[1:]))
+
+    def _privatize_call(self, call) -> None:
+        """Copy each written argument (v1) or base (v2) Inductor's reinplacing would have
+        ``call`` write in place: it then writes the copy, and the copy-backs after it stay."""
+        decision = self.ctx.facts.simulation(call).decisions.get(call)
+        if decision is None or not decision.in_place:
+            raise ActionError(f"Inductor would not write anything of {call.name} in place")
+        if functionalized_calls.in_place_into_private_copies(call, decision.in_place):
+            raise ActionError(f"{call.name} already writes private copies")
+        kwargs = dict(call.kwargs)
+        if functionalized_calls.is_v2(call):
+            bases = list(kwargs["_all_bases"])
+            as_strided = _as_strided_bases(call)
+            for i in decision.in_place:
+                like = fake_value(bases[i])
+                if i in as_strided and not (like is not None and like.storage_offset() == 0
+                                            and layout_maps.fills_its_storage(like)):
+                    raise ActionError(f"{call.name} addresses storage of {bases[i].name} (as_strided), which a copy "
+                                      f"would not lay out alike")
+                bases[i] = self.copy_of(bases[i], before=call)
+            kwargs["_all_bases"] = bases
+        else:
+            for name in decision.in_place:
+                value = kwargs[name]
+                kwargs[name] = [self.copy_of(v, before=call) if isinstance(v, fx.Node) else v for v in value] \
+                    if isinstance(value, (list, tuple)) else self.copy_of(value, before=call)
+        self.txn.set_args(call, call.args, kwargs)
 
     # ------------------------------------------------------------------ higher-order ops
 
@@ -443,6 +474,27 @@ class Editor:
 
     def return_from_branches(self, cond) -> None:
         hop_actions.return_from_branches(self.ctx, cond)
+
+
+def _as_strided_bases(call) -> set:
+    """The bases of a v2 call some written argument is an ``as_strided`` view of (its
+    regeneration addresses the base's storage, not its coordinates)."""
+    from torch._higher_order_ops.auto_functionalize import (AsStridedViewInfo, get_mutable_args_from_schema,
+                                                            read_view_information_from_args)
+
+    try:
+        kwargs = dict(call.kwargs)
+        bases = kwargs.pop("_all_bases")
+        names, types = get_mutable_args_from_schema(functionalized_calls.schema_of(call))
+        views = read_view_information_from_args(names, types, kwargs, bases)
+    except Exception:  # noqa: BLE001 - views not known: every base counts
+        return set(range(len(call.kwargs.get("_all_bases") or ())))
+    out = set()
+    for info in views.values():
+        for i in (info if isinstance(info, list) else [info]):
+            if isinstance(i, AsStridedViewInfo):
+                out.add(i.base_index)
+    return out
 
 
 def _view_named_by_offset(info, base: fx.Node, facts) -> Optional[fx.Node]:

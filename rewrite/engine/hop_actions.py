@@ -179,6 +179,29 @@ def _check_dense_layout(values: Sequence, roots: Sequence[int], what: str) -> No
                               f"(not contiguous): Inductor may pass the branches another layout")
 
 
+def _check_not_copied_in_another_layout(values: Sequence, roots: Sequence[int], op: fx.Node, what: str) -> None:
+    """A written operand that a ``copy_`` before ``op`` filled from a tensor laid out otherwise:
+    functionalized, the operand is ``aten.copy(dst, src)``, which Inductor lowers in the layout of
+    ``src``, while the branches are compiled for the layout of ``dst`` (fuzz program 1232:
+    ``x0.copy_(x1.t()[:, 1:4])``; the branch's input failed its stride check).  Left to the
+    compiler, which passes the input itself."""
+    for j in roots:
+        v = values[j]
+        if not isinstance(v, fx.Node):
+            continue
+        for n in op.graph.nodes:
+            if n is op:
+                break
+            name = n.target if isinstance(n.target, str) else getattr(n.target, "__name__", "")
+            if name != "copy_" or len(n.args) < 2 or n.args[0] is not v or not isinstance(n.args[1], fx.Node):
+                continue
+            dst, src = fake_value(v), fake_value(n.args[1])
+            if dst is None or src is None or tuple(dst.shape) != tuple(src.shape) or any(
+                    not statically_known_true(a == b) for a, b in zip(dst.stride(), src.stride())):
+                raise ActionError(f"{what} {j} (`{v.name}`) is filled by {n.name} from a tensor laid out otherwise: "
+                                  f"Inductor may pass the branches that tensor's layout")
+
+
 def _at_offset_zero(node) -> bool:
     """A written operand (contiguous: ``_check_dense_layout``) that starts at storage offset 0:
     views of it that address storage directly can be taken again from the branch's copy."""
@@ -342,6 +365,7 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
     passed = [k for k in range(len(operands)) if k not in derived]   # views are taken again inside
     _check_separate(operands, passed, "operand")
     _check_dense_layout(operands, mutated, "operand")
+    _check_not_copied_in_another_layout(operands, mutated, cond, "operand")
     plain = {j: _at_offset_zero(operands[j]) for j in mutated}
     branches = [_subgraph(root, true_attr), _subgraph(root, false_attr)]
     _check_copies_address_alike(branches, [operands[j] for j in mutated], "operand")

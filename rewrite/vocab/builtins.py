@@ -362,7 +362,9 @@ def copy_late_reads(ctx, w: Node) -> None:
 @action(stages=POST_GRAD)
 def privatize(ctx, node: Node) -> None:
     """Give ``node`` (a view scatter, an indexed update) a private copy of the tensor it updates,
-    so that no later pass can make it write into memory someone else reads."""
+    so that no later pass can make it write into memory someone else reads; a functionalized call
+    (``auto_functionalized`` v1 or v2) gets a private copy of each written argument or base
+    Inductor's reinplacing would have it write in place."""
     ctx.edit.privatize(node)
 
 

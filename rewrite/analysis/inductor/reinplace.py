@@ -26,7 +26,7 @@ from torch._inductor.virtualized import NullHandler, V
 
 from rewrite.analysis.semantics import layout_maps as lm
 from rewrite.analysis.facts import op_facts
-from rewrite.analysis.inductor import fake_refresh
+from rewrite.analysis.inductor import fake_refresh, functionalized_calls
 from rewrite.analysis.inductor.copies import copies
 from rewrite.analysis.facts.fake import graph_fake_mode
 from rewrite.analysis.inductor.outputs import aliasing_change, output_tensors
@@ -43,6 +43,8 @@ class Decision:
     #                                        (the scattered values) inside its loop
     unproven: str = ""                     # what the judge could not prove about a write into a
     #                                        private copy (safe by construction: see _judge)
+    in_place: tuple = ()                   # a functionalized call: the written arguments (v1
+    #                                        names) or bases (v2 indices) it would write in place
 
 
 @dataclass
@@ -70,10 +72,11 @@ class Simulation:
 
 
 def candidates(graph: fx.Graph) -> List[fx.Node]:
-    """Nodes Inductor's pass considers: view scatters and its in-placeable ops."""
+    """Nodes Inductor's pass considers: view scatters, its in-placeable ops and functionalized
+    calls (``auto_functionalized`` v1 and v2)."""
     known = set(passes.inplaceable_ops) | set(passes.inplaceable_foreach_ops)
     return [n for n in graph.nodes if n.op == "call_function"
-            and (op_facts.is_view_scatter(n) or n.target in known)]
+            and (op_facts.is_view_scatter(n) or n.target in known or functionalized_calls.is_call(n))]
 
 
 @contextlib.contextmanager
@@ -120,6 +123,12 @@ def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] =
             for c, before in targets_before.items():
                 if not c._erased and c.target is not before and c in original_of:
                     sim.decisions[original_of[c]] = Decision(original_of[c])
+            in_place_calls = []
+            for c in copy_graph.nodes:
+                in_place = functionalized_calls.in_place_operands(c) if c in original_of else None
+                if in_place:
+                    sim.decisions[original_of[c]] = Decision(original_of[c], in_place=tuple(in_place))
+                    in_place_calls.append((c, original_of[c], tuple(in_place)))
             pending = {(g.args[0], g.args[1]): originals for g, originals in writes_of.items()}
             passes.decompose_generalized_scatter(copy_graph)
     except Exception as exc:  # noqa: BLE001 - a pass we cannot run: assume the worst
@@ -128,7 +137,8 @@ def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] =
             sim.decisions[node] = Decision(node, f"Inductor's reinplacing could not be simulated ({sim.error})")
         return sim
     if sim.decisions:
-        sim._judge = functools.partial(_judge, graph, copy_graph, sim, original_of, pending, materialized)
+        sim._judge = functools.partial(_judge, graph, copy_graph, sim, original_of, pending, materialized,
+                                       in_place_calls)
     sim.final_copies = copies(copy_graph)
     return sim
 
@@ -161,8 +171,15 @@ def _map_generalized(scatter_users, original_of) -> Dict[fx.Node, List[fx.Node]]
     return out
 
 
-def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialized) -> None:
+def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialized, in_place_calls=()) -> None:
     """Mark the decisions whose writes make the copy wrong."""
+    modelled: Dict[fx.Node, List[fx.Node]] = {}
+    for call, original, in_place in in_place_calls:       # what Inductor's decomposition makes of them
+        writes, hazard = functionalized_calls.model_in_place(copy_graph, call, list(in_place))
+        for w in writes:
+            modelled[w] = [original]
+        if hazard:
+            sim.decisions[original].unsafe = f"after Inductor's reinplacing, {hazard}"
     terms = Terms()
     before, after = observe_graph(graph, terms), observe_graph(copy_graph, terms)
     write_owner: Dict[fx.Node, List[fx.Node]] = {}
@@ -175,6 +192,7 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
             for (inp, src), originals in pending.items():
                 if n.args[1] is src and _root(n.args[0]) is _root(inp):
                     write_owner[n] = list(originals)
+    write_owner.update(modelled)
     if before != after:
         reason = f"Inductor's reinplacing would change what the program computes ({before.difference(after)})"
         involved = _decisions_on(after.changed_roots(before), write_owner)
@@ -190,6 +208,9 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
                 sim.decisions[node].unsafe = reason
     model = LoweringModel(copy_graph, materialized)
     for hazard in model.hazards():
+        if hazard.write in modelled:
+            continue    # an extern call's write: Inductor realizes what reads the memory before it
+            #             (GraphLowering.mark_buffer_mutated), so nothing lazy reads it late
         own = write_owner.get(hazard.write)
         owners = own or _owners_through(hazard.operand, write_owner)
         if not owners:
@@ -229,7 +250,10 @@ def _trust_private_copies(sim: Simulation) -> None:
     said is kept as ``unproven``.  (The judge can refuse right graphs, never accept wrong ones:
     without this, a graph it cannot normalize would stop the compilation.)"""
     for node, decision in sim.decisions.items():
-        if decision.unsafe and node.args and op_facts.is_private_copy(node.args[0], node):
+        if decision.unsafe and decision.in_place and \
+                functionalized_calls.in_place_into_private_copies(node, decision.in_place):
+            decision.unproven, decision.unsafe = decision.unsafe, ""
+        elif decision.unsafe and node.args and op_facts.is_private_copy(node.args[0], node):
             decision.unproven, decision.unsafe = decision.unsafe, ""
 
 

@@ -1,0 +1,198 @@
+"""What Inductor's reinplacing decides for functionalized calls (``auto_functionalized`` v1 and
+v2, of a custom op or of a higher-order op), and the in-place meaning it gives them.
+
+Inductor's pass does not rewrite these calls: it stores, in ``meta["only_clone_these_tensors"]``,
+which written arguments (v1, by name) or bases (v2, by index) its later decomposition clones;
+every other one the op writes in place.  Its check asks whether anything reads the tensor
+after the call; it does not ask whether the call's result is then returned as a tensor of its
+own while it is the input's memory (fuzz program 358: noop removal dropped the program's clone
+of the result, and the output came back aliasing the input).
+
+:func:`in_place_operands` reads the decision; :func:`model_in_place` rewrites a simulated copy
+of the graph so that the legality check's model sees what the decomposed call does: right after
+the call, the written memory holds the new value (``copy_(memory, new value)``), and whatever
+read the new value reads that memory.  A read-only argument in the memory a call writes in place
+is a hazard the model cannot show (the op reads it while writing), so it is reported instead.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Dict, List, Optional, Tuple
+
+import torch
+import torch.fx as fx
+
+from rewrite.analysis.facts import functionalized
+from rewrite.analysis.facts.fake import fake_value
+from rewrite.analysis.facts.mutation import nodes_in
+
+AUTO_FUNCTIONALIZED = (torch.ops.higher_order.auto_functionalized, torch.ops.higher_order.auto_functionalized_v2)
+_ONLY_CLONE = "only_clone_these_tensors"
+
+
+def is_call(node) -> bool:
+    """A functionalized call Inductor's reinplacing decides for (any wrapped op)."""
+    return isinstance(node, fx.Node) and node.op == "call_function" and node.target in AUTO_FUNCTIONALIZED
+
+
+def is_v2(node: fx.Node) -> bool:
+    return node.target is torch.ops.higher_order.auto_functionalized_v2
+
+
+def in_place_operands(node: fx.Node) -> Optional[List[object]]:
+    """The written arguments (v1: names) or bases (v2: indices) Inductor's pass decided to
+    write in place, in order; None where it has not decided (no meta) or the call is not
+    understood."""
+    if not is_call(node) or _ONLY_CLONE not in node.meta:
+        return None
+    cloned = set(node.meta[_ONLY_CLONE] or ())
+    if is_v2(node):
+        bases = node.kwargs.get("_all_bases") or ()
+        return [i for i, b in enumerate(bases) if isinstance(b, fx.Node) and i not in cloned]
+    if not functionalized.is_functionalized_call(node):
+        return None
+    names = functionalized.written_names(functionalized.wrapped_op(node))
+    return [n for n in names if n not in cloned and node.kwargs.get(n) is not None]
+
+
+def operand_memory(node: fx.Node, key) -> List[fx.Node]:
+    """The tensors an in-place operand ``key`` (name or base index) is."""
+    if is_v2(node):
+        return nodes_in([node.kwargs["_all_bases"][key]])
+    return nodes_in(node.kwargs.get(key))
+
+
+def model_in_place(graph: fx.Graph, node: fx.Node, in_place: List[object]) -> Tuple[List[fx.Node], str]:
+    """Rewrite ``graph`` (a simulated copy) around ``node`` to the in-place meaning of the
+    operands ``in_place``: right after the call, each one's memory holds its new value, and
+    every reader of the new value reads that memory.  Returns the writes it inserted and a
+    hazard the model cannot show ("" when none)."""
+    hazard = _reads_written_memory(node, in_place)
+    writes: List[fx.Node] = []
+    cursor = [node]
+
+    def emit(target, args, like) -> fx.Node:
+        with graph.inserting_after(cursor[0]):
+            made = graph.call_function(target, args)
+        if like is not None:
+            made.meta["val"] = like
+        cursor[0] = made
+        return made
+
+    def readers_read(producer: fx.Node, index: int, memory: fx.Node, fresh: fx.Node) -> None:
+        for item in [u for u in producer.users if u is not fresh and _is_item(u, index)]:
+            item.replace_all_uses_with(memory)
+        for u in list(memory.users):        # the copy-back of the new value: now it copies nothing
+            if u.op == "call_function" and u.target is torch.ops.aten.copy_.default and u.args[:2] == (memory, memory):
+                u.replace_all_uses_with(memory)
+                graph.erase_node(u)
+
+    for key in in_place:
+        index = _item_index(node, key)
+        if index is None:
+            return writes, f"{node.name}: which item holds the new value of {key!r} is not known"
+        memory = node.kwargs["_all_bases"][key] if is_v2(node) else node.kwargs[key]
+        like = _item_value(node, index)
+        item = emit(operator.getitem, (node, index), like)
+        if isinstance(memory, (list, tuple)):
+            for j, m in enumerate(memory):
+                if not isinstance(m, fx.Node):
+                    continue
+                element = emit(operator.getitem, (item, j), like[j] if isinstance(like, (list, tuple)) else None)
+                writes.append(emit(torch.ops.aten.copy_.default, (m, element), fake_value(m)))
+                for old in [u for u in node.users if u is not item and _is_item(u, index)]:
+                    readers_read(old, j, m, element)
+        elif isinstance(memory, fx.Node):
+            writes.append(emit(torch.ops.aten.copy_.default, (memory, item), fake_value(memory)))
+            readers_read(node, index, memory, item)
+    return writes, hazard
+
+
+def _item_value(node: fx.Node, index: int):
+    """The example value of item ``index`` of ``node``: an existing item's, else the call's."""
+    for u in node.users:
+        if _is_item(u, index) and "val" in u.meta:
+            return u.meta["val"]
+    val = fake_value(node)
+    return val[index] if isinstance(val, (list, tuple)) and index < len(val) else None
+
+
+def _is_item(node: fx.Node, index) -> bool:
+    return node.op == "call_function" and node.target is operator.getitem and node.args[1] == index
+
+
+def _item_index(node: fx.Node, key) -> Optional[int]:
+    if is_v2(node):
+        val = fake_value(node)
+        bases = node.kwargs.get("_all_bases") or ()
+        if isinstance(val, (list, tuple)) and len(val) >= len(bases):
+            return len(val) - len(bases) + key
+        schema = schema_of(node)
+        return None if schema is None else max(1, len(schema.returns)) + key
+    op = functionalized.wrapped_op(node)
+    names = functionalized.written_names(op)
+    return functionalized.result_slots(op) + names.index(key) if key in names else None
+
+
+def schema_of(node: fx.Node):
+    """The wrapped op's schema (a higher-order op's travels as ``_op_schema``)."""
+    op = node.args[0] if node.args else None
+    if isinstance(op, torch._ops.OpOverload):
+        return op._schema
+    spec = node.kwargs.get("_op_schema")
+    if isinstance(spec, fx.Node) and spec.op == "get_attr":
+        spec = getattr(node.graph.owning_module, spec.target, None)
+    try:
+        import torch.utils._pytree as pytree
+
+        return pytree.tree_unflatten([], spec).schema
+    except Exception:  # noqa: BLE001 - not a schema holder
+        return None
+
+
+def in_place_into_private_copies(node: fx.Node, in_place) -> bool:
+    """Every tensor ``node`` would write in place is a buffer only it uses (``privatize``'s)."""
+    from rewrite.analysis.facts.op_facts import is_private_copy
+
+    tensors = [t for key in in_place for t in operand_memory(node, key)]
+    return bool(tensors) and all(is_private_copy(t, node) for t in tensors)
+
+
+def _reads_written_memory(node: fx.Node, in_place: List[object]) -> str:
+    """A tensor the call only reads that lives in the storage of one it writes in place.  Not
+    asked of a higher-order op's call: its functions were traced from the program, which read
+    and wrote that memory in its own order (the in-place run is the program's; fuzz program
+    1830: a `cond` branch writes a view of its operand, then reads the operand)."""
+    if not isinstance(node.args[0], torch._ops.OpOverload):
+        return ""
+    written = {key: operand_memory(node, key) for key in in_place}
+    storages: Dict[object, str] = {}
+    for key, nodes in written.items():
+        for n in nodes:
+            s = _storage(n)
+            if s is not None:
+                storages[s] = n.name
+    if not storages:
+        return ""
+    written_names = set(functionalized.written_names(node.args[0]))
+    for name, value in node.kwargs.items():
+        if name == "_all_bases" or name in written_names:
+            continue
+        for n in nodes_in(value):
+            s = _storage(n)
+            if s in storages:
+                return (f"{node.name} reads {n.name} ({name}), which lives in the memory of {storages[s]}, "
+                        f"which Inductor would have it write in place")
+    return ""
+
+
+def _storage(n: fx.Node):
+    val = fake_value(n)
+    if not isinstance(val, torch.Tensor):
+        return None
+    try:
+        from torch.multiprocessing.reductions import StorageWeakRef
+
+        return StorageWeakRef(val.untyped_storage())
+    except Exception:  # noqa: BLE001 - no storage (a sparse or opaque tensor)
+        return None
