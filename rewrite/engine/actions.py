@@ -13,6 +13,7 @@ from typing import Optional, Tuple
 
 import torch
 import torch.fx as fx
+from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from rewrite.analysis.facts import functionalized, mutation
 from rewrite.analysis.semantics import layout_maps
@@ -454,7 +455,7 @@ class Editor:
             as_strided = _as_strided_bases(call)
             for i in decision.in_place:
                 like = fake_value(bases[i])
-                if i in as_strided and not (like is not None and like.storage_offset() == 0
+                if i in as_strided and not (like is not None and statically_known_true(like.storage_offset() == 0)
                                             and layout_maps.fills_its_storage(like)):
                     raise ActionError(f"{call.name} addresses storage of {bases[i].name} (as_strided), which a copy "
                                       f"would not lay out alike")
