@@ -74,6 +74,25 @@ def _const_key(value):
 # --------------------------------------------------------------------------- normalization
 
 
+def _fallback_key(fallback: object) -> object:
+    """The key of a view or scatter whose map is unknown, made by node ``fallback``: the node's
+    name, op and arguments (tensor arguments by name; their values are in the term already),
+    not the node object, so that a graph and its copy (the simulation of Inductor's
+    reinplacing) give the same term for the same node (fuzz program 202)."""
+    if not isinstance(fallback, fx.Node):
+        return fallback
+
+    def arg(a):
+        if isinstance(a, fx.Node):
+            return ("node", a.name)
+        if isinstance(a, (list, tuple)):
+            return tuple(arg(x) for x in a)
+        return _const_key(a)
+
+    return ("node", fallback.name, str(fallback.target), arg(fallback.args),
+            tuple(sorted((k, arg(v)) for k, v in fallback.kwargs.items())))
+
+
 class Algebra:
     """Term constructors that normalize as they build."""
 
@@ -86,7 +105,7 @@ class Algebra:
         ``base``'s coordinates) let a view be recognized as undoing an earlier one."""
         T = self.terms
         if m is None:
-            return T.make(("view?", base, fallback), like)
+            return T.make(("view?", base, _fallback_key(fallback)), like)
         shape = T.shapes[base]
         if shape is not None and lm.is_identity(m, shape):
             return base
@@ -122,7 +141,7 @@ class Algebra:
         """``base`` with the elements at ``m`` replaced by ``src``."""
         T = self.terms
         if m is None:
-            return T.make(("scatter?", base, src, fallback), like)
+            return T.make(("scatter?", base, src, _fallback_key(fallback)), like)
         shape = T.shapes[base]
         if shape is not None and lm.is_identity(m, shape) and T.shapes[src] == shape:
             return src                                    # whole overwrite
