@@ -44,6 +44,7 @@ class Transaction:
         self.created: List[fx.Node] = []
         self.old_args: Dict[fx.Node, Tuple[tuple, dict]] = {}   # first arguments of each rewired node
         self.old_meta: Dict[fx.Node, Any] = {}                  # fake values of views refreshed since
+        self.old_eager: Dict[fx.Node, Any] = {}                 # eager_input_vals of calls rewired since
         self.to_erase: List[fx.Node] = []
         self.modules: List[str] = []
         self.replaced: Dict[fx.Node, Any] = {}                   # node -> what its uses now read
@@ -92,6 +93,7 @@ class Transaction:
         its fake value, and those of the views taken of it, describe the old tensor's memory
         (storage offset, strides), which analyses read as the view's place in memory.  Compute
         them again from the new operands; rollback puts the old ones back."""
+        self._refresh_eager_input_vals(node)
         key = meta_key(self.graph)
         stack, seen = [node], set()
         while stack:
@@ -107,6 +109,32 @@ class Transaction:
             stack.extend(u for u in n.users if op_facts.alias_source(u) is n
                          or (op_facts.is_op_overload(u.target) and op_facts.view_or_copy(u.target)
                              and u.args and u.args[0] is n))
+
+    def _refresh_eager_input_vals(self, node: fx.Node) -> None:
+        """A functionalized call keeps the example values of its arguments as traced
+        (``meta["eager_input_vals"]``), and Inductor's decomposition of it traces with them:
+        where a rewrite passes it another tensor (a copy of an input at another storage offset),
+        the stale values baked the input's offset into the copy's clone (fuzz program 1557:
+        "setStorage ... out of bounds").  An argument the rewrite put there gets its own value."""
+        if "eager_input_vals" not in node.meta or node not in self.old_args:
+            return
+        import torch.utils._pytree as pytree
+
+        if node not in self.old_eager:
+            self.old_eager[node] = node.meta["eager_input_vals"]
+        old_args, old_kwargs = self.old_args[node]
+        known: Dict[fx.Node, Any] = {}
+
+        def record(n, val):
+            if isinstance(n, fx.Node):
+                known[n] = val
+
+        try:
+            pytree.tree_map(record, (tuple(old_args), dict(old_kwargs)), self.old_eager[node])
+        except Exception:  # noqa: BLE001 - another structure: every argument gets its own value
+            known = {}
+        node.meta["eager_input_vals"] = fx.map_arg((tuple(node.args), dict(node.kwargs)),
+                                                   lambda n: known[n] if n in known else n.meta.get("val"))
 
     def replace_uses(self, old: fx.Node, new: Any, where: Optional[Callable[[fx.Node], bool]] = None) -> None:
         for user in list(old.users):
@@ -250,6 +278,8 @@ class Transaction:
                 node.meta.pop(key, None)
             else:
                 node.meta[key] = val
+        for node, val in self.old_eager.items():
+            node.meta["eager_input_vals"] = val
         for node in reversed(self.created):
             if not node._erased:
                 for user in list(node.users):  # only other created nodes can still use it
@@ -259,7 +289,7 @@ class Transaction:
             if hasattr(self.root, name):
                 delattr(self.root, name)
         self.created, self.old_args, self.to_erase, self.modules, self.replaced = [], {}, [], [], {}
-        self.old_meta = {}
+        self.old_meta, self.old_eager = {}, {}
 
 
 def _alias_root(node: fx.Node) -> fx.Node:

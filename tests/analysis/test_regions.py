@@ -318,6 +318,19 @@ def test_symbolic_slices():
     assert may_overlap(head_s1, tail_h)
 
 
+def test_symbolic_first_row_and_the_rest_are_disjoint():
+    # x[:1] and x[1:] of an (s0, s0) tensor (fuzz program 962): x[1:] has s0 - 1 rows, which may
+    # be 0, and then it is empty; a proof of disjointness may assume every size is at least 1.
+    s0 = sympy.Symbol("s0", positive=True, integer=True)
+    first = Region(KEY, 0, (1, s0), (s0, 1), 8)
+    rest = Region(KEY, s0, (s0 - 1, s0), (s0, 1), 8)
+    assert not may_overlap(first, rest) and not may_overlap(rest, first)
+    straddling = Region(KEY, s0 - 1, (2,), (1,), 8)      # the last element of x[0], the first of x[1]
+    assert may_overlap(first, straddling) and may_overlap(rest, straddling)
+    backwards = Region(KEY, s0 - 1, (s0,), (-1,), 8)      # x[0] reversed: the same elements as first
+    assert may_overlap(first, backwards) and not may_overlap(rest, backwards)
+
+
 def test_prover_on_floor_expressions():
     s0 = sympy.Symbol("s0", positive=True, integer=True)
     h = sympy.floor(s0 / 2)
