@@ -480,14 +480,10 @@ class Editor:
 def _as_strided_bases(call) -> set:
     """The bases of a v2 call some written argument is an ``as_strided`` view of (its
     regeneration addresses the base's storage, not its coordinates)."""
-    from torch._higher_order_ops.auto_functionalize import (AsStridedViewInfo, get_mutable_args_from_schema,
-                                                            read_view_information_from_args)
+    from torch._higher_order_ops.auto_functionalize import AsStridedViewInfo
 
     try:
-        kwargs = dict(call.kwargs)
-        bases = kwargs.pop("_all_bases")
-        names, types = get_mutable_args_from_schema(functionalized_calls.schema_of(call))
-        views = read_view_information_from_args(names, types, kwargs, bases)
+        views = functionalized.v2_views(call)
     except Exception:  # noqa: BLE001 - views not known: every base counts
         return set(range(len(call.kwargs.get("_all_bases") or ())))
     out = set()

@@ -192,8 +192,7 @@ def _check_not_copied_in_another_layout(values: Sequence, roots: Sequence[int], 
         for n in op.graph.nodes:
             if n is op:
                 break
-            name = n.target if isinstance(n.target, str) else getattr(n.target, "__name__", "")
-            if name != "copy_" or len(n.args) < 2 or n.args[0] is not v or not isinstance(n.args[1], fx.Node):
+            if not mutation.is_copy(n) or len(n.args) < 2 or n.args[0] is not v or not isinstance(n.args[1], fx.Node):
                 continue
             dst, src = fake_value(v), fake_value(n.args[1])
             if dst is None or src is None or tuple(dst.shape) != tuple(src.shape) or any(

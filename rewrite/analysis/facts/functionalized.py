@@ -47,13 +47,30 @@ def is_functionalized_v2(node) -> bool:
 
 def v2_views(node: fx.Node) -> Dict[str, object]:
     """Written argument name -> its ``ViewInfo`` (a list of them for ``Tensor(a!)[]``; None for
-    an optional argument given None) of a v2 call."""
-    from torch._higher_order_ops.auto_functionalize import get_mutable_args, read_view_information_from_args
+    an optional argument given None) of a v2 call (of an op or of a higher-order op)."""
+    from torch._higher_order_ops.auto_functionalize import get_mutable_args_from_schema, read_view_information_from_args
 
-    names, types = get_mutable_args(wrapped_op(node))
+    names, types = get_mutable_args_from_schema(wrapped_schema(node))
     kwargs = dict(node.kwargs)
     bases = kwargs.pop("_all_bases")
     return read_view_information_from_args(names, types, kwargs, bases)
+
+
+def wrapped_schema(node: fx.Node):
+    """The wrapped op's schema (a higher-order op's travels as ``_op_schema``); None when
+    there is none to read."""
+    op = node.args[0] if node.args else None
+    if isinstance(op, torch._ops.OpOverload):
+        return op._schema
+    spec = node.kwargs.get("_op_schema")
+    if isinstance(spec, fx.Node) and spec.op == "get_attr":
+        spec = getattr(node.graph.owning_module, spec.target, None)
+    try:
+        import torch.utils._pytree as pytree
+
+        return pytree.tree_unflatten([], spec).schema
+    except Exception:  # noqa: BLE001 - not a schema holder
+        return None
 
 
 def written_memory(node: fx.Node) -> List[fx.Node]:

@@ -25,6 +25,7 @@ import torch.fx as fx
 from rewrite.analysis.facts import functionalized
 from rewrite.analysis.facts.fake import fake_value
 from rewrite.analysis.facts.mutation import nodes_in
+from rewrite.analysis.semantics.regions import default_storage_key
 
 AUTO_FUNCTIONALIZED = (torch.ops.higher_order.auto_functionalized, torch.ops.higher_order.auto_functionalized_v2)
 _ONLY_CLONE = "only_clone_these_tensors"
@@ -127,27 +128,11 @@ def _item_index(node: fx.Node, key) -> Optional[int]:
         bases = node.kwargs.get("_all_bases") or ()
         if isinstance(val, (list, tuple)) and len(val) >= len(bases):
             return len(val) - len(bases) + key
-        schema = schema_of(node)
+        schema = functionalized.wrapped_schema(node)
         return None if schema is None else max(1, len(schema.returns)) + key
     op = functionalized.wrapped_op(node)
     names = functionalized.written_names(op)
     return functionalized.result_slots(op) + names.index(key) if key in names else None
-
-
-def schema_of(node: fx.Node):
-    """The wrapped op's schema (a higher-order op's travels as ``_op_schema``)."""
-    op = node.args[0] if node.args else None
-    if isinstance(op, torch._ops.OpOverload):
-        return op._schema
-    spec = node.kwargs.get("_op_schema")
-    if isinstance(spec, fx.Node) and spec.op == "get_attr":
-        spec = getattr(node.graph.owning_module, spec.target, None)
-    try:
-        import torch.utils._pytree as pytree
-
-        return pytree.tree_unflatten([], spec).schema
-    except Exception:  # noqa: BLE001 - not a schema holder
-        return None
 
 
 def in_place_into_private_copies(node: fx.Node, in_place) -> bool:
@@ -191,8 +176,6 @@ def _storage(n: fx.Node):
     if not isinstance(val, torch.Tensor):
         return None
     try:
-        from torch.multiprocessing.reductions import StorageWeakRef
-
-        return StorageWeakRef(val.untyped_storage())
+        return default_storage_key(val)
     except Exception:  # noqa: BLE001 - no storage (a sparse or opaque tensor)
         return None
