@@ -561,6 +561,10 @@ class GraphFacts:
             return no()
         return yes(decision.unsafe)
 
+    def inductor_reinplacing_reads_inside_copy_back(self, c) -> Verdict:
+        why = self.simulation(c).judge().copy_backs_read_inside.get(c)
+        return yes(why) if why else no()
+
     def lowering_hazard(self, w) -> Verdict:
         hazards = self.lowering_model().hazards([w]) if isinstance(w, fx.Node) else []
         return yes(hazards[0].describe()) if hazards else no()

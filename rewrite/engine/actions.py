@@ -223,11 +223,16 @@ class Editor:
         self.txn.set_args(call, call.args, kwargs)
 
     def copy_written_inputs(self, call) -> None:
-        """Give a functionalized call (v1) a private copy of every graph input (or view of one) it
-        writes that no later ``copy_`` into the input copies back: Inductor's reinplacing would
-        clone it, and its clone assumes the input's traced layout."""
+        """Give a functionalized call a private copy of every graph input (or view of one) it
+        writes (v1: a written argument; v2: a base) that no later ``copy_`` into the input copies
+        back: Inductor's reinplacing would clone it, and its clone assumes the input's traced
+        layout (the storage offset of the tensor the program wrote, a copy noop removal merged
+        into the input: fuzz program 495).  A v2 base some argument addresses by ``as_strided``
+        is copied only where the copy lays its storage out alike."""
+        if functionalized_calls.is_v2(call):
+            return self._copy_written_bases(call)
         if not functionalized.is_functionalized_call(call):
-            raise ActionError(f"copy_written_inputs needs an auto_functionalized (v1) call, got {call}")
+            raise ActionError(f"copy_written_inputs needs an auto_functionalized call, got {call}")
         names = set(functionalized.written_names(functionalized.wrapped_op(call)))
         copies = {}
 
@@ -243,6 +248,25 @@ class Editor:
         kwargs = {k: (private(v) if k in names else v) for k, v in call.kwargs.items()}
         if not copies:
             raise ActionError(f"{call.name} writes no graph input that is not copied back")
+        self.txn.set_args(call, call.args, kwargs)
+
+    def _copy_written_bases(self, call) -> None:
+        kwargs = dict(call.kwargs)
+        bases = list(kwargs.get("_all_bases") or ())
+        as_strided = _as_strided_bases(call)
+        copies = {}
+        for i, base in enumerate(bases):
+            if not isinstance(base, fx.Node) or fake_value(base) is None or _copied_back_after(base, call):
+                continue
+            if i in as_strided and not _starts_its_storage(base):
+                continue
+            if base not in copies:
+                copies[base] = self.copy_of(base, before=call)
+            bases[i] = copies[base]
+        if not copies:
+            raise ActionError(f"{call.name} writes no graph input that is not copied back and that a copy "
+                              f"would lay out alike")
+        kwargs["_all_bases"] = bases
         self.txn.set_args(call, call.args, kwargs)
 
     def drop_identity_writes(self) -> None:
@@ -454,9 +478,7 @@ class Editor:
             bases = list(kwargs["_all_bases"])
             as_strided = _as_strided_bases(call)
             for i in decision.in_place:
-                like = fake_value(bases[i])
-                if i in as_strided and not (like is not None and statically_known_true(like.storage_offset() == 0)
-                                            and layout_maps.fills_its_storage(like)):
+                if i in as_strided and not _starts_its_storage(bases[i]):
                     raise ActionError(f"{call.name} addresses storage of {bases[i].name} (as_strided), which a copy "
                                       f"would not lay out alike")
                 bases[i] = self.copy_of(bases[i], before=call)
@@ -475,6 +497,14 @@ class Editor:
 
     def return_from_branches(self, cond) -> None:
         hop_actions.return_from_branches(self.ctx, cond)
+
+
+def _starts_its_storage(base: fx.Node) -> bool:
+    """``base`` starts its storage and fills it: a copy of it (a fresh buffer) lays every
+    element at the same storage offset, so an ``as_strided`` view of it addresses alike."""
+    like = fake_value(base)
+    return like is not None and statically_known_true(like.storage_offset() == 0) \
+        and layout_maps.fills_its_storage(like)
 
 
 def _as_strided_bases(call) -> set:

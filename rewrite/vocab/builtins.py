@@ -153,6 +153,16 @@ def inductor_reinplace_reads_own_source(ctx, n: Node) -> bool:
 
 
 @predicate(stages=POST_GRAD)
+def inductor_reinplacing_reads_inside_copy_back(ctx, c: Node) -> bool:
+    """``c`` copies a value into a graph input, and once Inductor's reinplacing has written
+    another node in place (simulated as for ``inductor_reinplaces``), that value, computed
+    lazily inside the copy's loop, reads the memory ``c`` writes at other positions.  Inductor
+    fuses such a computation into the copy even where it realized it first (pytorch issue 198270,
+    fuzz program 950): computing the value into a buffer no pass removes repairs it."""
+    return ctx.facts.inductor_reinplacing_reads_inside_copy_back(c)
+
+
+@predicate(stages=POST_GRAD)
 def overwrites_later_read(ctx, w: Node) -> bool:
     """``w`` is a write that was in the graph when the pass started (the copy-back epilogue), and
     some node after it, or the output, reads memory ``w`` changes through an alias not derived
@@ -287,8 +297,9 @@ def copy_overlapping_arguments(ctx, call: Node) -> None:
 
 @action(stages=POST_GRAD)
 def copy_written_inputs(ctx, call: Node) -> None:
-    """Give a functionalized call (v1) a private copy of each graph input it writes that is not
-    copied back: the copy is the call's to write."""
+    """Give a functionalized call a private copy of each graph input it writes (v1: an
+    argument; v2: a base, unless an ``as_strided`` view addresses a base that does not start its
+    storage) that is not copied back: the copy is the call's to write."""
     ctx.edit.copy_written_inputs(call)
 
 

@@ -336,38 +336,44 @@ class LoweringModel:
         (``nontrivial_read_count > 1``).  The loads are counted on the lazy cone: each distinct
         memory region it reads (a buffer or a view of one; Inductor merges equal loads) is one
         load; a tensor of one distinct element (a constant index, also broadcast) counts none.
+        A load under an op that does not read element ``i`` for element ``i`` (a gather such as
+        ``index``, a ``cat``, an unrolled reduction) is at other indices than the same region's
+        element-for-element load, so the two are distinct loads (``roll``'s ``x - x[idx]``).
         Used to decide whether a repair is needed, never by the legality check, which does not
         rely on realization."""
         lazy = self._lazy_source(value)
         if lazy is None:
             return False, f"`{value.name}` is read from memory directly, not computed"
-        loads: List[fx.Node] = []
-        seen_regions: List[Tuple[object, regions.Region]] = []
+        loads: List[Tuple[fx.Node, Optional[fx.Node]]] = []
+        seen: List[Tuple[Optional[fx.Node], object, regions.Region]] = []
 
-        def new_load(a: fx.Node) -> bool:
-            if a in loads or _one_distinct_element(a):
+        def new_load(a: fx.Node, gather: Optional[fx.Node]) -> bool:
+            if (a, gather) in loads or _one_distinct_element(a):
                 return False
             key, region = self.storage(a), self.region(a)
             if key is not None and region is not None:
-                if any(k == key and _same(r, region) for k, r in seen_regions):
+                if any(g is gather and k == key and _same(r, region) for g, k, r in seen):
                     return False
-                seen_regions.append((key, region))
+                seen.append((gather, key, region))
             return True
 
-        stack, visited = [lazy], {lazy}
+        # each lazy node with the first op on its way from ``lazy`` that reads other indices
+        # than it writes (None: every step so far is element for element)
+        stack, visited = [(lazy, None)], {(lazy, None)}
         while stack:
-            node = stack.pop()
+            node, gather = stack.pop()
             if len(visited) > CONE_BUDGET:
                 return False, "its computation is too large to count"
+            here = gather if gather is not None or _element_for_element(node) else node
             for a in _loaded_operands(node):
                 inner = self._lazy_source(a)
                 if inner is not None:
-                    if inner not in visited:
-                        visited.add(inner)
-                        stack.append(inner)
-                elif new_load(a):
-                    loads.append(a)
-        names = ", ".join(f"`{a.name}`" for a in loads) or "nothing"
+                    if (inner, here) not in visited:
+                        visited.add((inner, here))
+                        stack.append((inner, here))
+                elif new_load(a, here):
+                    loads.append((a, here))
+        names = ", ".join(f"`{a.name}`" + (f" through `{g.name}`" if g is not None else "") for a, g in loads) or "nothing"
         return len(loads) > 1, f"`{value.name}` is computed from {len(loads)} load(s) ({names})"
 
     def _consumed_after(self, reader: fx.Node, w: fx.Node) -> Optional[fx.Node]:
@@ -510,6 +516,14 @@ def _loaded_operands(node: fx.Node) -> List[fx.Node]:
     if name.endswith("_like") or name.startswith("new_"):
         return []
     return _tensor_operands(node)
+
+
+def _element_for_element(node: fx.Node) -> bool:
+    """``node`` computes its element ``i`` from element ``i`` of its operands (broadcast
+    aside): a pointwise op, a clone or a dtype conversion, or the functional ``copy``."""
+    target = op_facts.resolved(node.target) if node.op == "call_function" else None
+    return target is not None and (op_facts.is_pointwise(target) or target in _VALUE_PRESERVING
+                                   or target is torch.ops.aten.copy.default)
 
 
 def _one_distinct_element(node: fx.Node) -> bool:

@@ -52,6 +52,10 @@ class Simulation:
     decisions: Dict[fx.Node, Decision] = field(default_factory=dict)
     error: str = ""                        # the pass could not be simulated
     final_copies: List = field(default_factory=list)   # copies in the graph the pass leaves
+    copy_backs_read_inside: Dict[fx.Node, str] = field(default_factory=dict)
+    #                                        original copy-backs into inputs whose lazily computed
+    #                                        source, after the pass, reads the memory the copy
+    #                                        writes at other positions inside its loop (why)
     _judge: Optional[Callable[[], None]] = None         # marks unsafe decisions; run on first need
 
     @property
@@ -211,6 +215,9 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
         if hazard.write in modelled:
             continue    # an extern call's write: Inductor realizes what reads the memory before it
             #             (GraphLowering.mark_buffer_mutated), so nothing lazy reads it late
+        if hazard.kind == "inside" and _is_copy_back(original_of.get(hazard.write)):
+            sim.copy_backs_read_inside.setdefault(original_of[hazard.write],
+                                                  "after Inductor's reinplacing, " + hazard.describe())
         own = write_owner.get(hazard.write)
         owners = own or _owners_through(hazard.operand, write_owner)
         if not owners:
@@ -226,6 +233,15 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
                 decision.reads_own_source = False
     _leave_storage_addressed_scatters(sim)
     _trust_private_copies(sim)
+
+
+def _is_copy_back(node: Optional[fx.Node]) -> bool:
+    """``node`` copies a value into a graph input (the copy-back of a mutated input).  Inductor
+    may realize the value into a buffer first (``realize_into``), but where an earlier write
+    reinplaced by its pass changed the input, its scheduler still fuses that computation into
+    the copy's loop (pytorch 198270, fuzz p950): no realization is trusted here."""
+    return (node is not None and op_facts.is_copy_target(node.target) and isinstance(node.args[0], fx.Node)
+            and node.args[0].op == "placeholder")
 
 
 def _leave_storage_addressed_scatters(sim: Simulation) -> None:

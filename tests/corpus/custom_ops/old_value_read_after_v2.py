@@ -1,10 +1,13 @@
 """The input's old value is read after the op (`y` is a clone that noop removal merged into `x`):
-the check refuses writing into the input, and the call is left to Inductor (which clones it)."""
+the check refuses writing into the input, so the op gets a copy of its own to write (one copy,
+as Inductor's clone would be) and is then written back into it, as under v1."""
 import torch
 from torch import Tensor
 
 EXPECT = """
-rejects: write_back_custom_op at legality
+fires: copy_inputs_a_call_writes
+fires: write_back_custom_op
+present: rewrite.materialized_copy count=1
 matches_eager exact
 """
 MODE = "inference"
