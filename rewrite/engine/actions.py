@@ -134,8 +134,11 @@ class Editor:
             if isinstance(info, SliceViewInfo):
                 return self.insert(aten.slice.Tensor, (base, info.dim, info.start, info.end), before=call, like=call)
             if isinstance(info, AsStridedViewInfo):
-                same = _view_named_by_offset(info, base, facts)
-                if same is not None:
+                named = _view_named_by_offset(info, base, facts)
+                if named is not None:
+                    same, narrowed = named
+                    for dim, size in narrowed:
+                        same = self.insert(aten.slice.Tensor, (same, dim, 0, size), before=call, like=call)
                     return same
                 if any(isinstance(v, fx.Node) for v in (*info.size, *info.stride, info.storage_offset)):
                     raise ActionError(f"{call.name} writes an as_strided view of {base.name} of symbolic addresses")
@@ -524,25 +527,37 @@ def _as_strided_bases(call) -> set:
     return out
 
 
-def _view_named_by_offset(info, base: fx.Node, facts) -> Optional[fx.Node]:
-    """Under symbolic shapes a v2 view's storage offset is ``sym_storage_offset(v)`` of the view
-    ``v`` the program wrote into: ``v`` itself, where it views ``base``'s storage with the same
-    sizes and strides (Inductor's own ``as_strided`` over a symbolic offset of a view is not
-    to be trusted: pytorch issue 198031's family, fuzz seed 11 p53)."""
+def _view_named_by_offset(info, base: fx.Node, facts) -> Optional[Tuple[fx.Node, list]]:
+    """Under symbolic shapes a v2 view's storage offset is ``sym_storage_offset(v)`` of a view
+    ``v`` of ``base``'s storage the program made (Inductor's own ``as_strided`` over a symbolic
+    offset of a view is not to be trusted: pytorch issue 198031's family, fuzz seed 11 p53 and
+    seed 0 p609).  Where the written view has ``v``'s strides and, in every dimension, provably
+    no more elements, it is ``v`` cut to its sizes (the leading piece of a split of ``v`` shares
+    its offset): ``(v, [(dim, size), ...])``, the dimensions to narrow; None where it is not."""
     off = info.storage_offset
     if not (isinstance(off, fx.Node) and off.target is torch.ops.aten.sym_storage_offset.default and off.args):
         return None
     v = off.args[0]
     like = fake_value(v) if isinstance(v, fx.Node) else None
-    if like is None or not facts.same_storage(v, base):
+    if like is None or not facts.same_storage(v, base) or len(info.size) != like.dim():
         return None
+
+    def val(x):
+        return x.meta.get("val") if isinstance(x, fx.Node) else x
 
     def key(values):
-        return tuple(layout_maps.dim_key(x.meta.get("val") if isinstance(x, fx.Node) else x) for x in values)
+        return tuple(layout_maps.dim_key(val(x)) for x in values)
 
-    if key(info.size) != key(like.shape) or key(info.stride) != key(like.stride()):
+    if key(info.stride) != key(like.stride()):
         return None
-    return v
+    narrowed = []
+    for dim, (size, have) in enumerate(zip(info.size, like.shape)):
+        if layout_maps.dim_key(val(size)) == layout_maps.dim_key(have):
+            continue
+        if val(size) is None or not statically_known_true(val(size) <= have):
+            return None
+        narrowed.append((dim, size))
+    return v, narrowed
 
 
 def _copied_back_after(value: fx.Node, call: fx.Node) -> bool:

@@ -1,6 +1,7 @@
 """The legality check under every rewrite: rule files that use each shipped action wrongly
 (writing into an input the program never mutates, into a tensor saved for backward, over a
 value read later...) are refused, with the hazard named, and the program stays right."""
+import operator
 import textwrap
 
 import pytest
@@ -138,6 +139,52 @@ def test_write_moved_before_a_read_of_the_old_value(tmp_path):
     reason = refused(rs.apply(gm), "write_early")
     assert "`mul` (aten.mul) reads `arg0_1`" in reason and "after `copy_" in reason and "overwrote it" in reason
     same_as_eager(f, gm, add_inputs)
+
+
+def test_write_moved_before_a_read_through_a_split():
+    """``getitem(split(x), i)`` is a view of ``x`` (``split``'s schema returns ``Tensor(a)[]``,
+    which torch prints as ``List[Tensor]``): a write of ``x`` moved before it is a write the
+    read sees, and the check refuses it as such."""
+    def f(x, z):
+        r = x.split(2)[1] * 2
+        x.copy_(z)
+        return r
+
+    for op in (torch.ops.aten.split.Tensor, torch.ops.aten.unbind.int, torch.ops.aten.chunk.default):
+        assert op_facts.returns_view_list(op)
+    gm = post_grad(f, *add_inputs())
+    [x, _] = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    [item] = [n for n in gm.graph.nodes if n.target is operator.getitem]
+    assert op_facts.alias_source(item) is x and lm.chain_to(item)[0] is x
+    legality = Legality.for_graph(gm.graph)
+    [old] = [n for n in gm.graph.nodes if n.target == torch.ops.aten.copy_.default]
+    [mul] = [n for n in gm.graph.nodes if n.target == torch.ops.aten.mul.Tensor]
+    with gm.graph.inserting_before(mul):
+        new = gm.graph.call_function(torch.ops.aten.copy_.default, old.args)
+    new.meta.update(old.meta)
+    legality.note_new_node(new)
+    verdict = legality.check([new], [old], {})
+    assert not verdict and "`mul` (aten.mul) reads" in verdict.why and "overwrote it" in verdict.why
+
+
+def test_items_of_a_rewired_split_follow_its_new_operand():
+    """Rewiring ``split``'s operand moves its items with it: the alias index forgets their
+    chains (the items' source is what the list op reads, not the list op)."""
+    from rewrite.analysis.semantics.aliases import AliasIndex
+
+    def f(x, z):
+        y = x * 2
+        return y.split(2)[1] + 1, z * 3
+
+    gm = post_grad(f, *add_inputs())
+    x, z = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    [split] = [n for n in gm.graph.nodes if n.target == torch.ops.aten.split.Tensor]
+    [item] = [n for n in gm.graph.nodes if n.target is operator.getitem]
+    index = AliasIndex(gm.graph)
+    assert index.root(item) is split.args[0]
+    split.args = (z, *split.args[1:])
+    index.changed([split])
+    assert index.root(item) is z
 
 
 def test_reinplace_over_a_value_read_later(tmp_path):

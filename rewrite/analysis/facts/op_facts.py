@@ -240,7 +240,7 @@ def returns_view_list(op) -> bool:
         return False
     returns = op._schema.returns
     return (len(returns) == 1 and returns[0].alias_info is not None and not returns[0].alias_info.is_write
-            and str(returns[0].type).endswith("[]"))
+            and isinstance(returns[0].type, torch.ListType))
 
 
 @functools.lru_cache(maxsize=None)   # schema facts of an op never change

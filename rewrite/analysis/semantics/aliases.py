@@ -64,6 +64,10 @@ class AliasIndex:
                 continue
             out.add(n)
             stack.extend(u for u in n.users if op_facts.alias_source(u) is n)
+            # the items of a view list (``split``) view what the list op read: its operand's
+            # views, and the list op's own when it is the node rewired
+            lists = [u for u in n.users if _is_view_list(u)] + ([n] if _is_view_list(n) else [])
+            stack.extend(g for lst in lists for g in lst.users if op_facts.is_getitem(g))
         return out
 
     def changed(self, nodes: Iterable[fx.Node]) -> None:
@@ -119,9 +123,12 @@ class AliasIndex:
         steps = []
         n = node
         while True:
-            source = op_facts.alias_source(n, view.args(n)[0])
+            args = view.args(n)[0]
+            source = op_facts.alias_source(n, args)
             if source is None:
                 return n, tuple(reversed(steps))
+            if op_facts.is_getitem(n):              # an item of a view list views what the list
+                source = view.args(args[0])[0][0]   # op read in this view, not in the graph now
             steps.append(n)
             n = source
 
@@ -175,3 +182,7 @@ class GraphView:
     def args(self, node: fx.Node) -> Tuple[tuple, dict]:
         got = self.old_args.get(node)
         return got if got is not None else (node.args, node.kwargs)
+
+
+def _is_view_list(n: fx.Node) -> bool:
+    return n.op == "call_function" and op_facts.returns_view_list(n.target)

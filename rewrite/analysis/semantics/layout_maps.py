@@ -403,13 +403,39 @@ def v2_view(info, bases_like: Sequence[torch.Tensor]) -> Tuple[Optional[torch.Te
             return like, identity_map(base.shape)
         if isinstance(info, AsStridedViewInfo) and not (fills_its_storage(base)
                                                         and map_of_tensor(base) == identity_map(base.shape)):
-            return like, None                   # storage addresses are not logical coordinates
+            return like, _as_strided_within_dense_base(info, base)
         contiguous = contiguous_fake(base)
         if contiguous is None:
             return like, None
         bases = list(bases_like)
         bases[info.base_index] = contiguous
         return like, map_of_tensor(info.regenerate_view(bases))
+
+
+def _as_strided_within_dense_base(info, base: torch.Tensor) -> Optional[Map]:
+    """The map of ``as_strided(base, size, stride, offset)`` (absolute storage ``offset``) in
+    ``base``'s coordinates, where ``base`` is laid out contiguously from its own storage offset
+    and every address of the view provably lies inside it (an input that is a block of a larger
+    tensor, its v2 views named by ``sym_storage_offset``: fuzz program 609); None otherwise
+    (storage addresses that are not logical coordinates)."""
+    sizes, strides = tuple(base.shape), tuple(base.stride())
+    if not all(statically_known_true(a == b) for a, b, n in
+               zip(strides, contiguous_strides(sizes), sizes) if not statically_known_true(n == 1)):
+        return None
+    relative = info.storage_offset - base.storage_offset()
+    last = relative
+    for n, st in zip(info.size, info.stride):
+        if not statically_known_true(st >= 0) or not statically_known_true(n >= 1):
+            return None
+        last = last + (n - 1) * st
+    if not (statically_known_true(relative >= 0) and statically_known_true(last < base.numel())):
+        return None
+    contiguous = contiguous_fake(base)
+    if contiguous is None:
+        return None
+    with fake_mode_of(base):
+        view = torch.as_strided(contiguous, info.size, info.stride, relative)
+    return map_of_tensor(view)
 
 
 def _with_fake_sizes(info):
