@@ -40,6 +40,7 @@ from rewrite.engine.context import Context
 from rewrite.engine.errors import ActionError, EvalError
 from rewrite.engine.report import Candidate, CopyComparison, GraphSnapshot, Report, log, trace_log
 from rewrite.engine.transaction import Snapshot, Transaction
+from rewrite.engine.value_copies import VALUE_KEEPING_ACTIONS, only_copies_values
 from rewrite.lang.loader import load as load_rules
 from rewrite.lang.loader import shipped_rules_dir
 from rewrite.vocab import default_registry
@@ -228,8 +229,8 @@ class RuleSet:
         st = self._state(root, graph, stage, label, subgraph)
         st.facts.seed_simulation(simulation)
         if st.left_to_inductor:
-            _warn(report, f"{label}: no rule rewrites this graph, left to Inductor as it is: {st.left_to_inductor}; "
-                          f"its functional reading is not the program's, so no rewrite of it can be checked",
+            _warn(report, f"{label}: left to Inductor as it is, but for copies of values: {st.left_to_inductor}; "
+                          f"its functional reading is not the program's, so no other rewrite of it can be checked",
                   logging.INFO)
         records: Dict[Tuple[str, str], Candidate] = {}
         tiers = sorted({c.priority for c in self.rules + self.dependencies if stage in c.stages}, reverse=True)
@@ -330,7 +331,7 @@ class RuleSet:
                 if rule.path_name:
                     ctx.bindings[rule.path_name] = path
                 ctx.bindings[rule.path_target] = path.last
-            if st.left_to_inductor and rule.kind != "dependency":
+            if st.left_to_inductor and rule.kind != "dependency" and not _keeps_values(rule):
                 reached.append("legality")
                 return self._stop(cand, reached, "legality", f"graph left to Inductor: {st.left_to_inductor}"), False
             if rule.kind == "dependency":
@@ -433,6 +434,9 @@ class RuleSet:
     def _legal(self, st: _GraphState, txn: Transaction):
         """The independent check: values and lowering on ATen graphs, the subgraph contract on
         Dynamo graphs."""
+        if st.left_to_inductor:
+            why = only_copies_values(txn.created, txn.to_erase, txn.old_args)
+            return Verdict(False, f"graph left to Inductor, and {why}") if why else Verdict(True)
         if st.legality is not None:
             return st.legality.check(txn.created, txn.to_erase, txn.old_args)
         if S.STAGES[st.stage].graph == "torch":
@@ -665,3 +669,10 @@ def count_ops(graph: fx.Graph) -> Dict[str, int]:
             continue
         counts[key] = counts.get(key, 0) + 1
     return counts
+
+
+def _keeps_values(rule: compiler.CompiledRule) -> bool:
+    """Every action of ``rule`` only copies values (``value_copies``): it may run on a graph
+    left to Inductor."""
+    return bool(rule.steps) and all(s.entry is not None and s.entry.builtin and s.entry.name in VALUE_KEEPING_ACTIONS
+                                    for s in rule.steps)

@@ -1,0 +1,68 @@
+"""Rewrites that only copy values: the one kind a graph the legality check cannot read may get.
+
+Where a post-grad graph's functional reading is not what the program does (an
+``as_strided_scatter`` over an input at a storage offset: ``layout_maps.functional_reading_differs``),
+no rewrite of it can be checked, and the graph goes to Inductor as it is.  Inductor's own passes
+may still break it: its reinplacing writes the scatter in place (what the program does), and the
+copy-back into the input that follows then reads the input at other positions inside its own
+loop (fuzz program 1666: ``x.add_(x.flip(0))``).  Computing a value into a buffer of its own
+first changes no value in any reading of the graph, provided the value is a tensor no node
+writes: a rule whose every action is :data:`VALUE_KEEPING_ACTIONS` may run on such a graph, and
+:func:`only_copies_values` checks what it did, structurally, in place of the legality check."""
+from __future__ import annotations
+
+from typing import Dict, Sequence, Tuple
+
+import torch.fx as fx
+
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.facts.op_facts import MATERIALIZED_COPY
+
+#: Built-in actions that only insert ``rewrite::materialized_copy`` of a value and make some of
+#: its readers read the copy.
+VALUE_KEEPING_ACTIONS = frozenset({"materialize"})
+
+
+def only_copies_values(created: Sequence[fx.Node], erased: Sequence[fx.Node],
+                       old_args: Dict[fx.Node, Tuple[tuple, dict]]) -> str:
+    """Why the change is more than copies of unwritten values read in their place ("" if not)."""
+    erased = [n for n in erased if n not in created]
+    if erased:
+        return f"it erases {erased[0].name}"
+    copies = {}
+    for n in created:
+        if n.target is not MATERIALIZED_COPY or not n.args or not isinstance(n.args[0], fx.Node):
+            return f"it creates {n.name}, which is not a copy of a value"
+        value = n.args[0]
+        why = _written_or_aliased(value)
+        if why:
+            return f"it copies {value.name}, {why}"
+        copies[n] = value
+    for node, (args, kwargs) in old_args.items():
+        undone = fx.map_arg((tuple(node.args), dict(node.kwargs)), lambda a: copies.get(a, a))
+        if undone != (tuple(args), dict(kwargs)):
+            return f"it rewires {node.name} other than to read a copy of what it read"
+    return ""
+
+
+def _written_or_aliased(value: fx.Node) -> str:
+    """Why ``value`` may not hold the same elements wherever it is read ("" if it does): it is
+    an input, a view, or memory some node writes (itself or through a view of it)."""
+    if value.op != "call_function":
+        return f"a {value.op}"
+    if op_facts.alias_source(value) is not None:
+        return "a view"
+    if op_facts.written_nodes(value):
+        return "which writes memory"
+    stack, seen = [value], set()
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        for u in n.users:
+            if n in op_facts.written_nodes(u):
+                return f"which {u.name} writes"
+            if op_facts.alias_source(u) is n:
+                stack.append(u)
+    return ""
