@@ -17,6 +17,7 @@ import torch.fx as fx
 
 from rewrite.analysis.facts import op_facts
 from rewrite.analysis.facts.op_facts import MATERIALIZED_COPY
+from rewrite.analysis.semantics import layout_maps
 
 #: Built-in actions that only insert ``rewrite::materialized_copy`` of a value and make some of
 #: its readers read the copy.
@@ -54,15 +55,5 @@ def _written_or_aliased(value: fx.Node) -> str:
         return "a view"
     if op_facts.written_nodes(value):
         return "which writes memory"
-    stack, seen = [value], set()
-    while stack:
-        n = stack.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        for u in n.users:
-            if n in op_facts.written_nodes(u):
-                return f"which {u.name} writes"
-            if op_facts.alias_source(u) is n:
-                stack.append(u)
-    return ""
+    writer = layout_maps.writer_of(value)
+    return f"which {writer.name} writes" if writer is not None else ""

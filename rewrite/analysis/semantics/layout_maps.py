@@ -204,6 +204,11 @@ def functional_update_base(node: fx.Node) -> Optional[fx.Node]:
 
 def _is_written(node: fx.Node) -> bool:
     """Does some op of the graph write ``node``'s memory (itself or through a view of it)?"""
+    return writer_of(node) is not None
+
+
+def writer_of(node: fx.Node) -> Optional[fx.Node]:
+    """An op of the graph that writes ``node``'s memory (itself or through a view of it)."""
     todo, seen = [node], set()
     while todo:
         cur = todo.pop()
@@ -212,10 +217,10 @@ def _is_written(node: fx.Node) -> bool:
         seen.add(cur)
         for user in cur.users:
             if cur in op_facts.written_nodes(user):
-                return True
+                return user
             if op_facts.alias_source(user) is cur:
                 todo.append(user)
-    return False
+    return None
 
 
 def _is_callers_input(placeholder: fx.Node) -> bool:
