@@ -42,7 +42,8 @@ def _with_views(nodes: Iterable[fx.Node]) -> Set[fx.Node]:
         if n in out or n._erased:
             continue
         out.add(n)
-        stack.extend(u for u in n.users if op_facts.alias_source(u) is n or mutation.view_source(u) is n)
+        stack.extend(op_facts.direct_views(n))
+        stack.extend(u for u in n.users if mutation.view_source(u) is n)
     return out
 
 

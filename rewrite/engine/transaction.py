@@ -98,7 +98,7 @@ class Transaction:
         stack, seen = [node], set()
         while stack:
             n = stack.pop()
-            if n in seen or n.op != "call_function" or not op_facts.is_view_node(n):
+            if n in seen or n.op != "call_function" or not (op_facts.is_view_node(n) or op_facts.is_view_list_node(n)):
                 continue
             seen.add(n)
             if n not in self.old_meta and n not in self.created:
@@ -106,7 +106,10 @@ class Transaction:
             propagate_meta(n)
             # a `reshape` that copied is refreshed too: the new layout may make it a view,
             # which validation refuses (``_check_view_or_copy_kept``)
+            # a view list's (``split``) value is refreshed before its items
             stack.extend(u for u in n.users if op_facts.alias_source(u) is n
+                         or (op_facts.is_view_list_node(u) and u.args and u.args[0] is n)
+                         or (op_facts.is_view_list_node(n) and op_facts.is_getitem(u))
                          or (op_facts.is_op_overload(u.target) and op_facts.view_or_copy(u.target)
                              and u.args and u.args[0] is n))
 
@@ -336,7 +339,7 @@ def propagate_meta(node: fx.Node) -> None:
     inputs, under the fake mode they come from."""
     if node.op != "call_function":
         return
-    vals = [fake_value(n) for n in node.all_input_nodes]
+    vals = [fake_of(n) for n in node.all_input_nodes]      # a view list's is a list
     fake_mode = next((fake_mode_of(v) for v in vals if fake_mode_of(v) is not None), None)
     if fake_mode is None:
         return

@@ -31,7 +31,10 @@ def fake_args(a):
 
 
 def fake_mode_of(value):
-    """The FakeTensorMode a fake tensor belongs to, or None."""
+    """The FakeTensorMode a fake tensor (or the first of a list of them: ``split``) belongs to,
+    or None."""
+    if isinstance(value, (list, tuple)):
+        return next((m for m in map(fake_mode_of, value) if m is not None), None)
     return getattr(value, "fake_mode", None)
 
 

@@ -401,6 +401,25 @@ def alias_source(node: fx.Node, args: Optional[tuple] = None) -> Optional[fx.Nod
     return None
 
 
+def is_view_list_node(node: fx.Node) -> bool:
+    """A call of a :func:`returns_view_list` op (``split``)."""
+    return node.op == "call_function" and returns_view_list(node.target)
+
+
+def direct_views(node: fx.Node) -> List[fx.Node]:
+    """The nodes whose :func:`alias_source` is ``node``: its users that view it, and the items
+    (``getitem``) of a view list (``split``) taken of it, which are users of the list, not of
+    ``node``.  Walkers over "``node`` and its views" follow this, so a write through a split
+    item is seen as a write of ``node``."""
+    out: List[fx.Node] = []
+    for user in node.users:
+        if alias_source(user) is node:
+            out.append(user)
+        elif is_view_list_node(user) and user.args and user.args[0] is node:
+            out.extend(item for item in user.users if alias_source(item) is node)
+    return out
+
+
 def is_view_node(node: fx.Node) -> bool:
     """A view: aliases its source and writes nothing."""
     if node.op != "call_function":

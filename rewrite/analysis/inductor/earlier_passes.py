@@ -213,7 +213,7 @@ def _aliases_not_through(root: fx.Node, writes: Set[fx.Node]) -> List[fx.Node]:
             continue
         seen.add(n)
         out.append(n)
-        stack.extend(u for u in n.users if op_facts.alias_source(u) is n)
+        stack.extend(op_facts.direct_views(n))
     return out
 
 

@@ -63,11 +63,10 @@ class AliasIndex:
             if n in out:
                 continue
             out.add(n)
-            stack.extend(u for u in n.users if op_facts.alias_source(u) is n)
-            # the items of a view list (``split``) view what the list op read: its operand's
-            # views, and the list op's own when it is the node rewired
-            lists = [u for u in n.users if _is_view_list(u)] + ([n] if _is_view_list(n) else [])
-            stack.extend(g for lst in lists for g in lst.users if op_facts.is_getitem(g))
+            stack.extend(op_facts.direct_views(n))
+            # a rewired list op (``split``): its items' chains followed its old operand
+            if op_facts.is_view_list_node(n):
+                stack.extend(g for g in n.users if op_facts.is_getitem(g))
         return out
 
     def changed(self, nodes: Iterable[fx.Node]) -> None:
@@ -184,5 +183,3 @@ class GraphView:
         return got if got is not None else (node.args, node.kwargs)
 
 
-def _is_view_list(n: fx.Node) -> bool:
-    return n.op == "call_function" and op_facts.returns_view_list(n.target)

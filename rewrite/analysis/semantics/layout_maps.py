@@ -218,8 +218,7 @@ def writer_of(node: fx.Node) -> Optional[fx.Node]:
         for user in cur.users:
             if cur in op_facts.written_nodes(user):
                 return user
-            if op_facts.alias_source(user) is cur:
-                todo.append(user)
+        todo.extend(op_facts.direct_views(cur))
     return None
 
 
