@@ -18,7 +18,7 @@ import torch.fx as fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 from torch.multiprocessing.reductions import StorageWeakRef
 
-from rewrite.analysis.inductor import earlier_passes, outputs
+from rewrite.analysis.inductor import earlier_passes, functionalized_calls, outputs
 from rewrite.analysis.semantics import layout_maps
 from rewrite.analysis.facts import functionalized, mutation
 from rewrite.analysis.facts import op_facts
@@ -561,6 +561,13 @@ class GraphFacts:
         if decision is None or not decision.reads_own_source:
             return no()
         return yes(decision.unsafe)
+
+    def inductor_clones_at_symbolic_offset(self, f) -> Verdict:
+        if not (isinstance(f, fx.Node) and functionalized.is_functionalized_call(f)):
+            return no()
+        decision = self.simulation(f).decisions.get(f)
+        why = functionalized_calls.cloned_at_symbolic_offset(f, decision.in_place if decision is not None else ())
+        return yes(why) if why else no()
 
     def inductor_reinplacing_reads_inside_copy_back(self, c) -> Verdict:
         why = self.simulation(c).judge().copy_backs_read_inside.get(c)

@@ -493,6 +493,31 @@ class Editor:
                     if isinstance(value, (list, tuple)) else self.copy_of(value, before=call)
         self.txn.set_args(call, call.args, kwargs)
 
+    def privatize_cloned_arguments(self, call) -> None:
+        """Copy each written argument of a v1 call that Inductor's reinplacing would not have
+        it write in place (which its decomposition would clone)."""
+        if not functionalized.is_functionalized_call(call):
+            raise ActionError(f"privatize_cloned_arguments needs an auto_functionalized call, got {call}")
+        decision = self.ctx.facts.simulation(call).decisions.get(call)
+        in_place = set(decision.in_place) if decision is not None else set()
+        copies = {}
+
+        def private(value):
+            if isinstance(value, (list, tuple)):
+                return type(value)(private(v) for v in value)
+            if isinstance(value, fx.Node) and fake_value(value) is not None \
+                    and not op_facts.is_private_copy(value, call):
+                if value not in copies:
+                    copies[value] = self.copy_of(value, before=call)
+                return copies[value]
+            return value
+
+        names = set(functionalized.written_names(functionalized.wrapped_op(call))) - in_place
+        kwargs = {k: (private(v) if k in names else v) for k, v in call.kwargs.items()}
+        if not copies:
+            raise ActionError(f"Inductor would clone no argument of {call.name} that is not already a private copy")
+        self.txn.set_args(call, call.args, kwargs)
+
     # ------------------------------------------------------------------ higher-order ops
 
     def thread_as_carried(self, loop) -> None:

@@ -145,6 +145,15 @@ def inductor_reinplace_unsafe(ctx, n: Node) -> bool:
 
 
 @predicate(stages=POST_GRAD)
+def inductor_clones_at_symbolic_offset(ctx, f: Node) -> bool:
+    """``f`` is an ``auto_functionalized`` (v1) call whose written argument at a symbolic storage
+    offset Inductor would clone (not write in place); its clone then addresses the copy by the
+    argument's ``sym_storage_offset``, which Inductor's code gets wrong for a view (fuzz seed 3
+    p19)."""
+    return ctx.facts.inductor_clones_at_symbolic_offset(f)
+
+
+@predicate(stages=POST_GRAD)
 def inductor_reinplace_reads_own_source(ctx, n: Node) -> bool:
     """What makes Inductor's reinplacing of ``n`` unsafe is only that its write reads its own
     source (the scattered values) inside its loop, where the write changes it: computing the
@@ -377,6 +386,15 @@ def privatize(ctx, node: Node) -> None:
     (``auto_functionalized`` v1 or v2) gets a private copy of each written argument or base
     Inductor's reinplacing would have it write in place."""
     ctx.edit.privatize(node)
+
+
+@action(stages=POST_GRAD)
+def privatize_cloned_arguments(ctx, f: Node) -> None:
+    """Give an ``auto_functionalized`` (v1) call a private copy (a fresh buffer at storage offset
+    0) of each written argument Inductor would clone rather than write in place: the call
+    writes the copy, the scatters and copy-backs after it stay, and Inductor then writes the
+    copy in place (one copy, as its own clone)."""
+    ctx.edit.privatize_cloned_arguments(f)
 
 
 @action(stages=ATEN_STAGES)

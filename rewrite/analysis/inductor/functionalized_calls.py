@@ -135,6 +135,22 @@ def _item_index(node: fx.Node, key) -> Optional[int]:
     return functionalized.result_slots(op) + names.index(key) if key in names else None
 
 
+def cloned_at_symbolic_offset(node: fx.Node, in_place) -> str:
+    """Why a written argument of the v1 call ``node`` that Inductor would clone (not one of
+    ``in_place``) sits at a symbolic storage offset, or "".  The decomposition clones it by
+    ``clone_preserve_strides``, which addresses the clone by the argument's
+    ``sym_storage_offset``, and Inductor's code put the clones of the later rows of a strided
+    input at offset 0 (fuzz seed 3 p19: stock wrong, aot_eager right)."""
+    for name, arg in functionalized.written_operands(node):
+        val = fake_value(arg)
+        if name in in_place or val is None:
+            continue
+        offset = val.storage_offset()
+        if isinstance(offset, torch.SymInt) and offset.node.expr.free_symbols:
+            return f"Inductor clones {arg.name} ({name}) at symbolic storage offset {offset}"
+    return ""
+
+
 def in_place_into_private_copies(node: fx.Node, in_place) -> bool:
     """Every tensor ``node`` would write in place is a buffer only it uses (``privatize``'s)."""
     from rewrite.analysis.facts.op_facts import is_private_copy
