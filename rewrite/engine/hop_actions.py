@@ -134,7 +134,7 @@ def _written_roots(mutated: Sequence[int], derived) -> List[int]:
     return sorted({derived[j][0] if j in derived else j for j in mutated})
 
 
-def _check_separate(values: Sequence, passed: Sequence[int], what: str) -> None:
+def _check_separate(values: Sequence, passed: Sequence[int], what: str) -> List[int]:
     """Operands passed to the new op must not share memory unless the graph shows how (a view
     chain, handled by :func:`_operand_views`): aliased inputs of the compiled function
     (``f(base, base[0])``) share it invisibly, and a subgraph that no longer writes them would
@@ -142,8 +142,10 @@ def _check_separate(values: Sequence, passed: Sequence[int], what: str) -> None:
     own functionalization of ``cond``, which ``fallback compiler`` leaves the op to, misses such
     a read as well: see docs/language.md.)  Operands of one storage whose memory cannot overlap
     (``f(base[:2], base[2:])``) see nothing of each other's writes, but the new op may not take
-    both either (its functionalization refuses aliased operands)."""
+    both either (its functionalization refuses aliased operands): such an operand's position is
+    returned (the later of the two), for the caller to pass a copy or decline."""
     seen: Dict[object, List[Tuple[int, regions.Region]]] = {}
+    apart: List[int] = []
     for j in passed:
         val = fake_value(values[j]) if isinstance(values[j], fx.Node) else None
         if val is None:
@@ -159,9 +161,10 @@ def _check_separate(values: Sequence, passed: Sequence[int], what: str) -> None:
                 raise ActionError(f"{what} {k} (`{a.name}`) and {j} (`{b.name}`) share memory without a view "
                                   f"between them in the graph (aliased inputs of the compiled function): the "
                                   f"rewrite cannot keep a write through one visible through the other")
-            raise ActionError(f"{what} {k} (`{a.name}`) and {j} (`{b.name}`) are disjoint parts of one tensor; "
-                              f"the rewritten op could not take both")
+        if seen.get(key):
+            apart.append(j)
         seen.setdefault(key, []).append((j, region))
+    return apart
 
 
 def _check_dense_layout(values: Sequence, roots: Sequence[int], what: str) -> None:
@@ -261,16 +264,25 @@ def _replay(graph: fx.Graph, steps: Sequence[fx.Node], source, same_layout: bool
     return value
 
 
-def _loop_layout_copy(ctx, tensor: fx.Node, before: fx.Node):
+def _loop_layout_copy(ctx, tensor: fx.Node, before: fx.Node, force: bool = False):
     """``while_loop`` requires the body to return its carried state laid out as it came in; the
     body's private copy is contiguous, so a strided tensor enters the loop as a contiguous copy
-    (made after the first evaluation of the condition, which may write it)."""
+    (made after the first evaluation of the condition, which may write it); so does one that
+    must not enter as itself (``force``).  ``(value, laid out as tensor)``."""
     val = fake_value(tensor)
-    if val is None or _exactly_contiguous(val):
+    same = val is not None and _exactly_contiguous(val)
+    if (val is None or same) and not force:
         return tensor, True
     copy = ctx.txn.insert("call_function", torch.clone, (tensor,), {"memory_format": torch.contiguous_format},
                           before=before, meta=False)
-    return copy, False
+    return copy, same
+
+
+def _copy_if(ctx, tensor, wanted: bool, before: fx.Node):
+    """``tensor``, or where ``wanted`` a copy of it taken just before ``before``."""
+    if not wanted or not isinstance(tensor, fx.Node):
+        return tensor
+    return ctx.txn.insert("call_function", torch.clone, (tensor,), before=before, meta=False)
 
 
 def _exactly_contiguous(val) -> bool:
@@ -296,8 +308,10 @@ def thread_as_carried(ctx, loop: fx.Node) -> None:
     mutated = _written_roots(ctx.mutated_indices, derived)
     kept_idx = [j for j in range(len(captured)) if j not in mutated and j not in derived]
     both = carried + captured
-    _check_separate(both, list(range(len(carried))) + [len(carried) + j for j in mutated + kept_idx],
-                    "loop input")
+    # disjoint parts of one tensor (inputs `base[:5]`, `base[5:]`) enter the new loop as copies,
+    # which the op may take together (fuzz program 1995); nothing the loop writes is in the other
+    apart = {both[p] for p in _check_separate(both, list(range(len(carried))) + [len(carried) + j for j in mutated + kept_idx],
+                                              "loop input")}
     moved = [captured[j] for j in mutated]
     kept = [captured[j] for j in kept_idx]
     _check_copies_address_alike([cond_gm, body_gm], moved, "captured input")
@@ -306,9 +320,10 @@ def thread_as_carried(ctx, loop: fx.Node) -> None:
     pred0 = _inline(graph, cond_gm, carried + captured, emit, carry)[0]
     entering, same_layout = [], True
     for tensor in moved:
-        value, same = _loop_layout_copy(ctx, tensor, loop)
+        value, same = _loop_layout_copy(ctx, tensor, loop, force=tensor in apart)
         entering.append(value)
         same_layout &= same
+    carried_in, kept = [_copy_if(ctx, t, t in apart, loop) for t in carried], [_copy_if(ctx, t, t in apart, loop) for t in kept]
 
     def captured_env(mutable_values, kept_values, g):
         env = dict(zip(mutated, mutable_values))
@@ -342,7 +357,7 @@ def thread_as_carried(ctx, loop: fx.Node) -> None:
     cond_node = txn.insert("get_attr", cond_name, (), before=loop, meta=False)
     body_node = txn.insert("get_attr", body_name, (), before=loop, meta=False)
     new_loop = txn.insert("call_function", loop.target,
-                          (cond_node, body_node, (*carried, *entering, pred0), tuple(kept)),
+                          (cond_node, body_node, (*carried_in, *entering, pred0), tuple(kept)),
                           before=loop, like=loop, meta=False)
     txn.replace_uses(loop, new_loop)
     anchor = new_loop
@@ -362,7 +377,10 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
     derived = _operand_views(operands)
     mutated = _written_roots(ctx.mutated_indices, derived)
     passed = [k for k in range(len(operands)) if k not in derived]   # views are taken again inside
-    _check_separate(operands, passed, "operand")
+    apart = _check_separate(operands, passed, "operand")
+    if apart:
+        raise ActionError(f"operand {apart[0]} (`{operands[apart[0]].name}`) and another are disjoint parts of one "
+                          f"tensor; the rewritten op could not take both")
     _check_dense_layout(operands, mutated, "operand")
     _check_not_copied_in_another_layout(operands, mutated, cond, "operand")
     plain = {j: _at_offset_zero(operands[j]) for j in mutated}

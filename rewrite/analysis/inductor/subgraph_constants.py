@@ -1,0 +1,88 @@
+"""Tensor constants of a ``while_loop``'s or ``cond``'s functions become operands of the op.
+
+Stock Inductor (torch 2.13, CPU) lowers a tensor constant of a higher-order op's function that
+it does not inline (more than 8 elements, or more than one dimension) under the function's name
+(``while_loop_body_graph_0__tensor_constant0``) and never sets that name in the compiled module:
+the program fails at run time with ``_torchinductor_pyobject_tensor_data_ptr: non-tensor
+input``.  AOTAutograd makes such a constant of every ``torch.tensor([...])`` a loop body or a
+branch builds, so plain programs fail under stock Inductor while aot_eager runs them, and so
+does the rewrite of a loop whose condition writes a captured tensor (fuzz program 2063: the
+condition, and its constant index, move into the body).  A constant of the enclosing graph,
+passed to the op as one more captured operand, is lowered and set as usual: that is what the
+program means, and it costs nothing (the same tensor, read where it was)."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import List, Tuple
+
+import torch
+import torch.fx as fx
+
+from rewrite.analysis.facts.fake import graph_fake_mode, meta_key
+
+# operand tuple position of each higher-order op whose functions all take it last
+_OPERANDS = {torch.ops.higher_order.while_loop: 3, torch.ops.higher_order.cond: 3}
+
+
+def _functions(root: fx.GraphModule, hop: fx.Node) -> List[fx.GraphModule]:
+    return [getattr(root, a.target) for a in hop.args
+            if isinstance(a, fx.Node) and a.op == "get_attr" and isinstance(getattr(root, a.target, None), fx.GraphModule)]
+
+
+def _constants(sub: fx.GraphModule) -> List[Tuple[fx.Node, torch.Tensor]]:
+    out = []
+    for node in sub.graph.nodes:
+        if node.op == "get_attr":
+            value = getattr(sub, node.target, None)
+            if isinstance(value, torch.Tensor) and not isinstance(value, torch.nn.Parameter):
+                out.append((node, value))
+    return out
+
+
+def _unique_name(root: fx.GraphModule, stem: str) -> str:
+    i = 0
+    while hasattr(root, f"{stem}{i}"):
+        i += 1
+    return f"{stem}{i}"
+
+
+def hoist_function_constants(root: fx.GraphModule) -> List[str]:
+    """Pass each tensor constant of the functions of ``root``'s ``while_loop`` and ``cond`` calls
+    to the call as one more operand (a constant of ``root``); returns one line per constant."""
+    graph, notes = root.graph, []
+    fake_mode = graph_fake_mode(graph)
+    hops = [n for n in graph.nodes if n.op == "call_function" and n.target in _OPERANDS]
+    calls = Counter(id(f) for hop in hops for f in _functions(root, hop))
+    for hop in hops:
+        position = _OPERANDS[hop.target]
+        if len(hop.args) <= position or not isinstance(hop.args[position], (list, tuple)):
+            continue
+        functions = _functions(root, hop)
+        if any(calls[id(f)] > 1 for f in functions):     # a function two calls share: left as it is
+            continue
+        found = [(sub, node, value) for sub in functions for node, value in _constants(sub)]
+        if not found or fake_mode is None:
+            continue
+        operands = list(hop.args[position])
+        for sub, node, value in found:
+            name = _unique_name(root, "_rewrite_operand_constant")
+            setattr(root, name, value)
+            with graph.inserting_before(hop):
+                outer = graph.create_node("get_attr", name)   # a plain tensor attribute, as AOTAutograd sets its constants
+            with fake_mode:
+                outer.meta[meta_key(graph)] = fake_mode.from_tensor(value)
+            operands.append(outer)
+            for function in functions:
+                last = [p for p in function.graph.nodes if p.op == "placeholder"][-1]
+                with function.graph.inserting_after(last):
+                    placeholder = function.graph.placeholder(f"{name}_arg")
+                placeholder.meta[meta_key(function.graph)] = outer.meta[meta_key(graph)]
+                if function is sub:
+                    node.replace_all_uses_with(placeholder)
+                    function.graph.erase_node(node)
+            notes.append(f"{hop.name}: the constant {node.target} of its function is passed as an operand "
+                         f"({name}); stock Inductor never sets a function's own constant")
+        hop.args = hop.args[:position] + (tuple(operands),) + hop.args[position + 1:]
+        for function in functions:
+            function.recompile()
+    return notes
