@@ -13,7 +13,7 @@ new subgraphs.
 from __future__ import annotations
 
 import operator
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import torch
 import torch.fx as fx
@@ -202,6 +202,33 @@ def _check_not_copied_in_another_layout(values: Sequence, roots: Sequence[int], 
                     not statically_known_true(a == b) for a, b in zip(dst.stride(), src.stride())):
                 raise ActionError(f"{what} {j} (`{v.name}`) is filled by {n.name} from a tensor laid out otherwise: "
                                   f"Inductor may pass the branches that tensor's layout")
+        for n in op.graph.nodes:
+            if n is op:
+                break
+            for w in mutation.written_operands(n):
+                turned = _turned_view_of(w, v)
+                if turned is not None:
+                    raise ActionError(f"{what} {j} (`{v.name}`) is written by {n.name} through {turned.name}, a view "
+                                      f"laid out in another order: Inductor may pass the branches that layout "
+                                      f"(fuzz program 2790)")
+
+
+def _turned_view_of(w: fx.Node, v: fx.Node) -> Optional[fx.Node]:
+    """A view between ``w`` and ``v`` (``w`` a view of ``v``) whose dimensions are not in ``v``'s
+    order of strides (a transpose or permute), or None (``w`` is no view of ``v``, or none is)."""
+    turned, cur, depth = None, w, 0
+    while isinstance(cur, fx.Node) and cur is not v and depth < 64:
+        val = fake_value(cur)
+        if val is not None and not _in_stride_order(val):
+            turned = cur
+        cur, depth = mutation.view_source(cur), depth + 1
+    return turned if cur is v and not (fake_value(v) is not None and not _in_stride_order(fake_value(v))) else None
+
+
+def _in_stride_order(val) -> bool:
+    """Strides that do not grow from one dimension (of more than one element) to the next."""
+    strides = [st for size, st in zip(val.shape, val.stride()) if not statically_known_true(size <= 1)]
+    return all(statically_known_true(a >= b) for a, b in zip(strides, strides[1:]))
 
 
 def _at_offset_zero(node) -> bool:
