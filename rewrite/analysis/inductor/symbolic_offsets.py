@@ -1,0 +1,98 @@
+"""Storage offsets named by an expression over the graph's size symbols, not by ``sym_storage_offset``.
+
+Under dynamic shapes, functionalization names where a view of an input sits by
+``sym_storage_offset(view)`` (the arguments of ``auto_functionalized_v2`` that regenerate a
+written view by ``as_strided``).  Stock Inductor (torch 2.13) computes that value wrong for a view
+of a graph input: the regenerated view lands elsewhere in the input and the call writes the wrong
+elements (fuzz programs 2753 and 3267: stock wrong, aot_eager right; seed 11 p53 and p609 are the
+same family).  The offset's value is known as an expression over the graph's size symbols
+(the fake value's ``SymInt``), which holds under the guards the graph was compiled with; built
+from the nodes that carry those symbols with ``operator.add`` and ``operator.mul``, it is lowered
+right.  An offset whose expression uses anything else is left as it is."""
+from __future__ import annotations
+
+import operator
+from typing import Dict, List, Optional
+
+import sympy
+import torch
+import torch.fx as fx
+
+from rewrite.analysis.facts.fake import meta_key
+
+_SYM_STORAGE_OFFSET = torch.ops.aten.sym_storage_offset.default
+_OPS = {sympy.Add: operator.add, sympy.Mul: operator.mul}
+MAX_TERMS = 64
+
+
+def _symbol_sources(graph: fx.Graph, before: fx.Node, key: str) -> Dict[sympy.Symbol, fx.Node]:
+    """The first node before ``before`` whose value is each size symbol itself."""
+    out: Dict[sympy.Symbol, fx.Node] = {}
+    for node in graph.nodes:
+        if node is before:
+            break
+        val = node.meta.get(key)
+        if isinstance(val, torch.SymInt) and isinstance(val.node.expr, sympy.Symbol):
+            out.setdefault(val.node.expr, node)
+    return out
+
+
+def _build(graph: fx.Graph, expr, sources, before: fx.Node, key: str, budget: List[int]):
+    """``expr`` as nodes inserted before ``before`` (an int where it is constant); None where a
+    part of it is not a sum or product of integers and known symbols."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    if isinstance(expr, sympy.Integer):
+        return int(expr)
+    if isinstance(expr, sympy.Symbol):
+        return sources.get(expr)
+    op = _OPS.get(type(expr))
+    if op is None:
+        return None
+    parts = [_build(graph, a, sources, before, key, budget) for a in expr.args]
+    if any(p is None for p in parts):
+        return None
+    out = parts[0]
+    for part in parts[1:]:
+        with graph.inserting_before(before):
+            node = graph.call_function(op, (out, part))
+        left = out.meta.get(key) if isinstance(out, fx.Node) else out
+        right = part.meta.get(key) if isinstance(part, fx.Node) else part
+        if left is not None and right is not None:
+            node.meta[key] = op(left, right)
+        out = node
+    return out
+
+
+def name_offsets_by_sizes(gm: fx.GraphModule) -> List[str]:
+    """Replace each ``sym_storage_offset`` of ``gm`` whose value is a sum of products of size
+    symbols by that expression; returns one line per offset replaced."""
+    graph, notes = gm.graph, []
+    key = meta_key(graph)
+    for node in list(graph.nodes):
+        if node.op != "call_function" or node.target is not _SYM_STORAGE_OFFSET or not node.users:
+            continue
+        val = node.meta.get(key)
+        if not isinstance(val, torch.SymInt) or not val.node.expr.free_symbols:
+            continue
+        first_user = min(node.users)
+        new: Optional[object] = _build(graph, val.node.expr, _symbol_sources(graph, node, key), first_user, key,
+                                       [MAX_TERMS])
+        if new is None:
+            continue
+        for user in list(node.users):
+            if isinstance(new, fx.Node):
+                user.replace_input_with(node, new)
+            else:
+                _replace_with_constant(user, node, new)
+        view = node.args[0].name if node.args and isinstance(node.args[0], fx.Node) else "?"
+        notes.append(f"{node.name}: the storage offset of {view} is named by {val.node.expr} over the size "
+                     f"symbols; stock Inductor computes sym_storage_offset of a view of an input wrong")
+        graph.erase_node(node)
+    return notes
+
+
+def _replace_with_constant(user: fx.Node, old: fx.Node, value: int) -> None:
+    user.args = torch.fx.node.map_arg(user.args, lambda a: value if a is old else a)
+    user.kwargs = torch.fx.node.map_arg(user.kwargs, lambda a: value if a is old else a)
