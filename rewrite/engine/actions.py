@@ -237,21 +237,28 @@ class Editor:
         if not functionalized.is_functionalized_call(call):
             raise ActionError(f"copy_written_inputs needs an auto_functionalized call, got {call}")
         names = set(functionalized.written_names(functionalized.wrapped_op(call)))
+        if not self._copy_arguments(call, names, lambda value: not _copied_back_after(value, call)):
+            raise ActionError(f"{call.name} writes no graph input that is not copied back")
+
+    def _copy_arguments(self, call, names, wanted) -> bool:
+        """Give the v1 call ``call`` a copy (taken just before it, one per tensor) of each tensor
+        ``wanted`` accepts among its arguments ``names`` (list items included); False, and
+        nothing changed, where there is none."""
         copies = {}
 
         def private(value):
             if isinstance(value, (list, tuple)):
                 return type(value)(private(v) for v in value)
-            if isinstance(value, fx.Node) and fake_value(value) is not None and not _copied_back_after(value, call):
+            if isinstance(value, fx.Node) and fake_value(value) is not None and wanted(value):
                 if value not in copies:
                     copies[value] = self.copy_of(value, before=call)
                 return copies[value]
             return value
 
         kwargs = {k: (private(v) if k in names else v) for k, v in call.kwargs.items()}
-        if not copies:
-            raise ActionError(f"{call.name} writes no graph input that is not copied back")
-        self.txn.set_args(call, call.args, kwargs)
+        if copies:
+            self.txn.set_args(call, call.args, kwargs)
+        return bool(copies)
 
     def _copy_written_bases(self, call) -> None:
         kwargs = dict(call.kwargs)
@@ -500,23 +507,9 @@ class Editor:
             raise ActionError(f"privatize_cloned_arguments needs an auto_functionalized call, got {call}")
         decision = self.ctx.facts.simulation(call).decisions.get(call)
         in_place = set(decision.in_place) if decision is not None else set()
-        copies = {}
-
-        def private(value):
-            if isinstance(value, (list, tuple)):
-                return type(value)(private(v) for v in value)
-            if isinstance(value, fx.Node) and fake_value(value) is not None \
-                    and not op_facts.is_private_copy(value, call):
-                if value not in copies:
-                    copies[value] = self.copy_of(value, before=call)
-                return copies[value]
-            return value
-
         names = set(functionalized.written_names(functionalized.wrapped_op(call))) - in_place
-        kwargs = {k: (private(v) if k in names else v) for k, v in call.kwargs.items()}
-        if not copies:
+        if not self._copy_arguments(call, names, lambda value: not op_facts.is_private_copy(value, call)):
             raise ActionError(f"Inductor would clone no argument of {call.name} that is not already a private copy")
-        self.txn.set_args(call, call.args, kwargs)
 
     # ------------------------------------------------------------------ higher-order ops
 

@@ -25,18 +25,6 @@ _OPS = {sympy.Add: operator.add, sympy.Mul: operator.mul}
 MAX_TERMS = 64
 
 
-def _symbol_sources(graph: fx.Graph, before: fx.Node, key: str) -> Dict[sympy.Symbol, fx.Node]:
-    """The first node before ``before`` whose value is each size symbol itself."""
-    out: Dict[sympy.Symbol, fx.Node] = {}
-    for node in graph.nodes:
-        if node is before:
-            break
-        val = node.meta.get(key)
-        if isinstance(val, torch.SymInt) and isinstance(val.node.expr, sympy.Symbol):
-            out.setdefault(val.node.expr, node)
-    return out
-
-
 def _build(graph: fx.Graph, expr, sources, before: fx.Node, key: str, budget: List[int]):
     """``expr`` as nodes inserted before ``before`` (an int where it is constant); None where a
     part of it is not a sum or product of integers and known symbols."""
@@ -70,29 +58,22 @@ def name_offsets_by_sizes(gm: fx.GraphModule) -> List[str]:
     symbols by that expression; returns one line per offset replaced."""
     graph, notes = gm.graph, []
     key = meta_key(graph)
+    sources: Dict[sympy.Symbol, fx.Node] = {}     # the first node whose value is each size symbol
     for node in list(graph.nodes):
-        if node.op != "call_function" or node.target is not _SYM_STORAGE_OFFSET or not node.users:
-            continue
         val = node.meta.get(key)
-        if not isinstance(val, torch.SymInt) or not val.node.expr.free_symbols:
+        offset = node.op == "call_function" and node.target is _SYM_STORAGE_OFFSET
+        if not offset and isinstance(val, torch.SymInt) and isinstance(val.node.expr, sympy.Symbol):
+            sources.setdefault(val.node.expr, node)     # (an offset is no source: it is replaced)
+        if not offset or not node.users or not isinstance(val, torch.SymInt) or not val.node.expr.free_symbols:
             continue
-        first_user = min(node.users)
-        new: Optional[object] = _build(graph, val.node.expr, _symbol_sources(graph, node, key), first_user, key,
-                                       [MAX_TERMS])
+        new: Optional[object] = _build(graph, val.node.expr, sources, min(node.users), key, [MAX_TERMS])
         if new is None:
             continue
         for user in list(node.users):
-            if isinstance(new, fx.Node):
-                user.replace_input_with(node, new)
-            else:
-                _replace_with_constant(user, node, new)
+            user.args = fx.node.map_arg(user.args, lambda a: new if a is node else a)
+            user.kwargs = fx.node.map_arg(user.kwargs, lambda a: new if a is node else a)
         view = node.args[0].name if node.args and isinstance(node.args[0], fx.Node) else "?"
         notes.append(f"{node.name}: the storage offset of {view} is named by {val.node.expr} over the size "
                      f"symbols; stock Inductor computes sym_storage_offset of a view of an input wrong")
         graph.erase_node(node)
     return notes
-
-
-def _replace_with_constant(user: fx.Node, old: fx.Node, value: int) -> None:
-    user.args = torch.fx.node.map_arg(user.args, lambda a: value if a is old else a)
-    user.kwargs = torch.fx.node.map_arg(user.kwargs, lambda a: value if a is old else a)
