@@ -70,7 +70,7 @@ def hoist_function_constants(root: fx.GraphModule) -> List[str]:
             with graph.inserting_before(hop):
                 outer = graph.create_node("get_attr", name)   # a plain tensor attribute, as AOTAutograd sets its constants
             with fake_mode:
-                outer.meta[meta_key(graph)] = fake_mode.from_tensor(value)
+                outer.meta[meta_key(graph)] = fake_mode.from_tensor(value, static_shapes=True)   # (a constant: no size symbols)
             operands.append(outer)
             for function in functions:
                 last = [p for p in function.graph.nodes if p.op == "placeholder"][-1]

@@ -1,0 +1,131 @@
+"""``cond`` operands laid out as their fake values say, before Inductor lowers the ``cond``.
+
+Stock Inductor (torch 2.13) compiles each branch of a ``cond`` for the strides of its operands'
+fake values, and checks them on entry (``assert_size_stride``), but it only *realizes* the
+operands: it never requires those strides of them.  An operand that is computed in the graph
+gets whatever layout Inductor chose for it, and the program stops on its first call (fuzz
+programs 1935, 2259, 2720 and 3443: stock and rewrite raised, aot_eager right):
+
+- a ``slice_scatter`` into a strided input has the input's non-dense strides as its fake value,
+  while Inductor writes it into a dense buffer;
+- a dense value whose buffer is laid out by another user (a ``copy_`` into a transposed input
+  makes its source transposed).
+
+This step does what Inductor does for a ``while_loop``'s carried values.  Before each ``cond`` (a
+plain one, or one functionalized as ``auto_functionalized_v2``, where the written operands are
+regenerated from bases), a computed operand or base goes through ``inductor_force_stride_order``,
+whose lowering freezes a buffer whose layout is still free (no copy) and copies one that is laid
+out otherwise.  For a dense fake value the order of its strides fixes them.  A non-dense one is
+first copied densely (``clone``, contiguous); the new nodes' fake values say so.  A copy is a new
+value, so a later reader of the old node is not affected by a branch that writes the copy.  Graph
+inputs and values in their memory keep their layout and are left alone; so is a non-dense base
+that an operand is regenerated from by ``as_strided`` (its view would move with the layout)."""
+from __future__ import annotations
+
+from typing import List, Optional
+
+import torch
+import torch.fx as fx
+from torch._inductor import inductor_prims
+from torch._prims_common import is_non_overlapping_and_dense_or_false, make_contiguous_strides_for
+
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.facts.fake import meta_key
+
+_COND = torch.ops.higher_order.cond
+_FORCE = inductor_prims.force_stride_order
+_CLONE = torch.ops.aten.clone.default
+_SYM_STRIDE = torch.ops.aten.sym_stride.int
+_AF_V2 = torch.ops.higher_order.auto_functionalized_v2
+
+
+def _rooted_in_input(node: fx.Node) -> bool:
+    """A graph input, a constant, or a value in one's memory (a view of it, an in-place op's
+    result): its layout is the input's own."""
+    for _ in range(64):
+        source = op_facts.alias_source(node)
+        if source is None:
+            break
+        node = source
+    return node.op in ("placeholder", "get_attr")
+
+
+def _strides(graph: fx.Graph, source: fx.Node, forced: torch.Tensor, key: str) -> list:
+    """``forced``'s strides as arguments: ints, and a ``sym_stride`` of ``source`` for a symbolic
+    one (Inductor lowers it to the fake value's expression; eager reads the tensor's own)."""
+    out = []
+    for dim, stride in enumerate(forced.stride()):
+        if isinstance(stride, torch.SymInt):
+            node = graph.call_function(_SYM_STRIDE, (source, dim))
+            node.meta[key] = stride
+            stride = node
+        out.append(stride)
+    return out
+
+
+def _force(graph: fx.Graph, user: fx.Node, value: fx.Node, key: str, viewed: bool) -> Optional[fx.Node]:
+    """The node to give ``user`` (a ``cond``) instead of ``value``; None to leave it."""
+    val = value.meta.get(key)
+    if not isinstance(val, torch.Tensor) or _rooted_in_input(value):
+        return None
+    source, forced = value, val
+    with graph.inserting_before(user):
+        if not is_non_overlapping_and_dense_or_false(val):     # (no guard: copied where it cannot tell)
+            if viewed:
+                return None
+            forced = val.new_empty_strided(val.shape, make_contiguous_strides_for(val.shape))
+            source = graph.call_function(_CLONE, (value,), {"memory_format": torch.contiguous_format})
+            source.meta.update({k: v for k, v in value.meta.items() if k != key})
+            source.meta[key] = forced
+        node = graph.call_function(_FORCE, (source, _strides(graph, source, forced, key)))
+    node.meta.update({k: v for k, v in value.meta.items() if k != key})
+    node.meta[key] = forced
+    return node
+
+
+def _note(cond: fx.Node, value: fx.Node, node: fx.Node) -> str:
+    how = "its own strides" if node.args[0] is value else "dense strides (its own are not dense)"
+    return f"{cond.name}: operand {value.name} is laid out with {how} before the cond; stock Inductor " \
+           f"compiles the branches for an operand's strides without requiring them of it"
+
+
+def _cond_values(node: fx.Node):
+    """The tensor operands of a ``cond`` node, or of a ``cond`` under ``auto_functionalized_v2``
+    (its bases, with whether an operand is regenerated from each by ``as_strided``, and the
+    operands it only reads, passed as they are); None for any other node."""
+    if node.op != "call_function":
+        return None
+    if node.target is _COND:
+        operands = node.args[3] if len(node.args) > 3 else ()
+        return [(a, False) for a in dict.fromkeys(a for a in operands if isinstance(a, fx.Node))]
+    if node.target is _AF_V2 and node.args and node.args[0] is _COND:
+        bases = node.kwargs.get("_all_bases") or []
+        viewed = {node.kwargs[k] for k in node.kwargs if k.endswith("_base_index")
+                  and node.kwargs.get(k[:-len("base_index")] + "size") is not None}
+        passed = [v for k, v in node.kwargs.items() if k.startswith("operand") and isinstance(v, fx.Node)]
+        return [(b, i in viewed) for i, b in enumerate(bases) if isinstance(b, fx.Node)] \
+            + [(v, False) for v in dict.fromkeys(passed)]
+    return None
+
+
+def require_cond_operand_layouts(root: fx.GraphModule) -> List[str]:
+    """Give each computed tensor operand of each ``cond`` in ``root`` (and in its subgraphs) the
+    layout its fake value names; returns one line per operand."""
+    notes: List[str] = []
+    for gm in root.modules():
+        if not isinstance(gm, fx.GraphModule):
+            continue
+        graph = gm.graph
+        key = meta_key(graph)
+        for cond in list(graph.nodes):
+            values = _cond_values(cond) or []
+            viewed_anywhere = {v for v, viewed in values if viewed}   # (one node can be a base and an operand)
+            for value in dict.fromkeys(v for v, _ in values):
+                viewed = value in viewed_anywhere
+                node = _force(graph, cond, value, key, viewed)
+                if node is None:
+                    continue
+                cond.args = fx.node.map_arg(cond.args, lambda a: node if a is value else a)
+                cond.kwargs = fx.node.map_arg(cond.kwargs, lambda a: node if a is value else a)
+                notes.append(_note(cond, value, node))
+    return notes
