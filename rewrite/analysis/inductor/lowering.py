@@ -41,7 +41,7 @@ CONE_BUDGET = 2000
 
 @dataclass(frozen=True)
 class Hazard:
-    kind: str               # "inside", "deferred", "dtype_view" or "reordered"
+    kind: str               # "inside", "deferred", "dtype_view", "reordered" or "concat_input"
     write: fx.Node          # the write the read conflicts with
     reader: fx.Node         # the lazy node (or the write itself) that reads
     operand: fx.Node        # the alias it reads through
@@ -55,6 +55,9 @@ class Hazard:
         if self.kind == "reordered":
             return (f"`{w.name}` ({_op(w)}) writes all of a buffer after `{r.name}` ({_op(r)}) wrote part of "
                     f"it through `{a.name}`{_elements(a)}, and Inductor orders the whole write first")
+        if self.kind == "concat_input":
+            return (f"`{w.name}` ({_op(w)}) writes the result of a `cat` into which Inductor may compute its input "
+                    f"`{a.name}` directly, and `{r.name}` ({_op(r)}) reads `{a.name}` after the write")
         if self.kind == "inside":
             where = "its own" if r is w else f"`{r.name}` ({_op(r)}), inlined into its"
             return (f"`{w.name}` ({_op(w)}) writes memory that {where} loop reads at other positions "
@@ -173,7 +176,8 @@ class LoweringModel:
         found: List[Hazard] = []
         seen: Set[Tuple] = set()
         for w in writes:
-            for h in self._dtype_views(w) + self._inside(w) + self._deferred(w) + self._reordered(w):
+            for h in self._dtype_views(w) + self._inside(w) + self._deferred(w) + self._reordered(w) \
+                    + self._concat_inputs(w):
                 key = (h.kind, h.write, h.reader, h.operand)
                 if key not in seen:
                     seen.add(key)
@@ -217,6 +221,42 @@ class LoweringModel:
                     elif not steps and steps2 and other < w and _whole_write(w):
                         out.append(Hazard("reordered", w, other, d2))
         return out
+
+    def _concat_inputs(self, w: fx.Node) -> List[Hazard]:
+        """A write into the result of a ``cat`` (through views of it) while a lazy input of the
+        ``cat`` is read after the write: Inductor computes such an input straight into its slice
+        of the result (``ConcatKernel``: the input's buffer is a view of the result's), so the
+        later reader sees the write (fuzz p3718: a custom op written back into a ``split`` item
+        of a ``cat``, and the copy of one of its inputs into the graph's input after it)."""
+        out = []
+        for d in op_facts.written_nodes(w):
+            root, _ = layout_maps.chain_to(d)
+            if root.op != "call_function" or op_facts.resolved(root.target) is not torch.ops.aten.cat.default:
+                continue
+            for a in dict.fromkeys(x for x in (root.args[0] if root.args else ()) if isinstance(x, fx.Node)):
+                if not self.is_lazy(a):
+                    continue
+                reader = self._read_after(a, w, root)
+                if reader is not None:
+                    out.append(Hazard("concat_input", w, reader, a))
+        return out
+
+    def _read_after(self, a: fx.Node, w: fx.Node, skip: fx.Node) -> Optional[fx.Node]:
+        """A reader of ``a`` after ``w``: a user after it, or one consumed after it through lazy
+        nodes and views (not through ``skip``, or ``w`` itself)."""
+        stack, visited, budget = [a], {a, skip, w}, CONE_BUDGET
+        while stack:
+            n = stack.pop()
+            for user in n.users:
+                if user in visited or user in self._absent:
+                    continue
+                visited.add(user)
+                budget -= 1
+                if budget < 0 or user.op == "output" or w < user:
+                    return user
+                if self.is_lazy(user) or op_facts.is_view_node(user):
+                    stack.append(user)
+        return None
 
     def _written_regions(self, w: fx.Node) -> List[Tuple[fx.Node, Optional[regions.Region]]]:
         return [(d, self.region(d)) for d in op_facts.written_nodes(w)]
