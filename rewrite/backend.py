@@ -24,6 +24,7 @@ import functools
 import os
 import sys
 import threading
+import traceback
 import types
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -38,6 +39,10 @@ from rewrite.engine.ruleset import RuleSet
 from rewrite.stages import POST_GRAD
 
 BASES = ("inductor", "eager")
+#: What a backend does when compiling a graph fails past the Dynamo stage (an Inductor lowering
+#: or pass error, a stop of the engine's nets): run the graph with torch's ``aot_eager`` (no rules,
+#: no Inductor; a warning says so), or raise.
+FALLBACKS = ("aot_eager", "error")
 #: Reports a backend keeps (the oldest are dropped): a long-running process compiles many graphs.
 MAX_REPORTS = 256
 
@@ -136,12 +141,15 @@ class RewriteBackend:
 
     def __init__(self, rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
                  legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS,
-                 measure_copies: bool = False, snapshots: bool = False):
+                 measure_copies: bool = False, snapshots: bool = False, fallback: str = "aot_eager"):
         if base not in BASES:
             raise ValueError(f"base must be one of {BASES}, not {base!r}")
+        if fallback not in FALLBACKS:
+            raise ValueError(f"fallback must be one of {FALLBACKS}, not {fallback!r}")
         self._config = dict(rules=_rule_paths(rules), base=base, strict=strict, cache=cache, legality=legality,
                             keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies,
-                            snapshots=snapshots)
+                            snapshots=snapshots, fallback=fallback)
+        self.fallback = fallback
         self.measure_copies = measure_copies
         self.snapshots = snapshots
         self.rule_set = rules if isinstance(rules, RuleSet) else RuleSet.load(rules, strict=strict, legality=legality)
@@ -175,9 +183,30 @@ class RewriteBackend:
         patches = inductor_config(mode, options)
         self._warn_if_passes_off(patches, mode)
         kind = "inference" if _is_inference(example_inputs) else "forward"
-        if self.base == "inductor":
-            return self._inductor(gm, example_inputs, patches)
-        return self._eager(gm, example_inputs, kind, patches)
+        try:
+            if self.base == "inductor":
+                return self._inductor(gm, example_inputs, patches)
+            return self._eager(gm, example_inputs, kind, patches)
+        except Exception as error:
+            if self.fallback == "error" or _for_dynamo(error):
+                raise
+            return self._fall_back(gm, example_inputs, kind, error)
+
+    def _fall_back(self, gm, example_inputs, kind: str, error: Exception):
+        """Compile ``gm`` with torch's ``aot_eager`` after the compile failed with ``error``: the
+        graph runs right, without the rules or Inductor, rather than not at all.  Where aot_eager
+        fails too, ``error`` is raised."""
+        from torch._dynamo.backends.debugging import aot_eager
+
+        reason = _first_line(error)
+        try:
+            compiled = aot_eager(gm, example_inputs)
+        except Exception:
+            raise error from None
+        log.warning("compiling the %s graph failed (%s); it runs with aot_eager instead (no rules, no Inductor); "
+                    "make_backend(fallback=\"error\") raises", kind, reason)
+        self._log.add(Report(graph=kind, fallback=reason), kind, None)
+        return compiled
 
     def _warn_if_passes_off(self, patches: Dict[str, Any], mode: Optional[str]) -> None:
         """``mode="lite"`` (or the options) turn Inductor's pass pipelines off, and with them the
@@ -275,6 +304,25 @@ class RewriteBackend:
         return [name for rep in self.reports for name in rep.fired_rules()]
 
 
+def _for_dynamo(error: BaseException) -> bool:
+    """An exception Dynamo acts on (restart the analysis, skip or break the frame), not a failure."""
+    from torch._dynamo import exc
+
+    return isinstance(error, (exc.RestartAnalysis, exc.SkipFrame, exc.Unsupported))
+
+
+def _first_line(error: BaseException) -> str:
+    """The first line of the error Inductor wrapped (``InductorError``), with the place it was
+    raised where it has no message (a bare ``assert``)."""
+    inner = getattr(error, "inner_exception", None) or error
+    lines = [line for line in str(inner).strip().splitlines() if line.strip()]
+    if lines:
+        return f"{type(inner).__name__}: {lines[0][:300]}"
+    frames = traceback.extract_tb(inner.__traceback__)
+    where = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno} ({frames[-1].name})" if frames else ""
+    return f"{type(inner).__name__}{where}"
+
+
 def _rebuild(config: Dict[str, Any]) -> RewriteBackend:
     return RewriteBackend(**config)
 
@@ -317,7 +365,7 @@ def _is_inference(example_inputs) -> bool:
 
 def make_backend(rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
                  legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS,
-                 measure_copies: bool = False, snapshots: bool = False) -> RewriteBackend:
+                 measure_copies: bool = False, snapshots: bool = False, fallback: str = "aot_eager") -> RewriteBackend:
     """A backend over ``rules`` (a rule file or folder, or a list of them; None = the shipped
     rules; [] = none).
 
@@ -329,10 +377,13 @@ def make_backend(rules=None, base: str = "inductor", strict: bool = False, cache
     Inductor's reinplacing leaves (it costs a simulation of that pass per graph, so a compile
     pays for it only when asked; ``REWRITE_LOG=info`` asks too); ``snapshots`` fills each report's
     ``before`` and ``after``, the graph as plain data before and after the rules (``rewrite
-    explain`` draws them; ``REWRITE_LOG=info`` asks too)."""
+    explain`` draws them; ``REWRITE_LOG=info`` asks too); ``fallback`` is what a graph whose
+    compile fails past the Dynamo stage gets (an Inductor lowering or pass error, a stop of the
+    engine's nets): ``"aot_eager"`` runs it with torch's aot_eager, no rules and no Inductor, with a
+    warning and a report whose ``fallback`` names the error; ``"error"`` raises."""
     return RewriteBackend(rules, base=base, strict=strict, cache=cache, legality=legality,
                           keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies,
-                          snapshots=snapshots)
+                          snapshots=snapshots, fallback=fallback)
 
 
 @functools.lru_cache(maxsize=1)
@@ -369,10 +420,10 @@ class _CallableModule(types.ModuleType):
 
     def __call__(self, rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
                  legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS,
-                 measure_copies: bool = False, snapshots: bool = False) -> RewriteBackend:
+                 measure_copies: bool = False, snapshots: bool = False, fallback: str = "aot_eager") -> RewriteBackend:
         return make_backend(rules, base=base, strict=strict, cache=cache, legality=legality,
                             keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies,
-                            snapshots=snapshots)
+                            snapshots=snapshots, fallback=fallback)
 
 
 sys.modules[__name__].__class__ = _CallableModule

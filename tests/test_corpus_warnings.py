@@ -65,3 +65,13 @@ def test_warns_needs_its_text():
     assert parse_expect_line("warns: left to the compiler").subject == "left to the compiler"
     with pytest.raises(ExpectationError, match="needs the text"):
         parse_expect_line("warns:")
+
+
+def test_a_warns_line_on_one_base_holds_on_that_base_only(tmp_path):
+    line = parse_expect_line("warns: runs with aot_eager instead on inductor")
+    assert (line.subject, line.base) == ("runs with aot_eager instead", "inductor")
+    assert parse_expect_line("warns: left to the compiler").base is None
+    result = run(tmp_path, "rejects: into_input at legality\nwarns: refused by the legality check on eager")
+    assert result.status == "pass", result.details()
+    result = run(tmp_path, "rejects: into_input at legality\nwarns: refused by the legality check on inductor")
+    assert result.status == "fail" and "no `warns:` line expects it" in result.failures[0]

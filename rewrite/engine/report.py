@@ -135,6 +135,8 @@ class Report:
     repairs: List[str] = field(default_factory=list)   # what the engine's nets repaired of the passes
     #                                                    before ours (``RuleSet._repair_earlier_passes``)
     cache_hit: bool = False                     # served from Inductor's FX graph cache: not rewritten
+    fallback: Optional[str] = None              # the compile failed with this error: the graph runs
+    #                                             with aot_eager (``make_backend(fallback=...)``)
     seconds: Dict[str, float] = field(default_factory=dict)   # "total" and the parts: "legality" (the
     #   check under every rewrite), "ownership" (simulating Inductor's reinplacing after the rules),
     #   "copy_measure" (the copies stock Inductor would leave, for ``copies``: only when asked)
@@ -161,6 +163,8 @@ class Report:
     def summary(self) -> str:
         if self.cache_hit:
             return f"[{self.graph}] served from Inductor's FX graph cache: the rules did not run on it"
+        if self.fallback:
+            return f"[{self.graph}] compiling failed ({self.fallback}): the graph runs with aot_eager"
         lines = [f"[{self.graph}] {len(self.fired)} fired, {len(self.rejected)} rejected"]
         if self.copies is not None:
             lines.append("  " + self.copies.describe())

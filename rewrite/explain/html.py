@@ -41,6 +41,8 @@ def render_html(reports: Sequence[Report], title: str = "rewrite explain") -> st
 def _outcome(r: Report) -> str:
     if r.cache_hit:
         return "served from Inductor's cache, not rewritten"
+    if r.fallback:
+        return "compiling failed: runs with aot_eager, not rewritten"
     changed = "changed" if not same_graph(r.before, r.after) else "unchanged"
     return f"{len(r.fired)} fired, {len(r.rejected)} rejected, graph {changed}"
 
@@ -49,6 +51,10 @@ def _section(report: Report, title: str, anchor: str, drawn: Dict[tuple, tuple])
     parts = [f'<section id="{anchor}"><h2>{escape(title)}</h2>']
     if report.cache_hit:
         parts.append("<p>Served from Inductor's FX graph cache: the rules did not run on it.</p></section>")
+        return "\n".join(parts)
+    if report.fallback:
+        parts.append(f"<p>Compiling failed ({escape(report.fallback)}): the graph runs with aot_eager, without "
+                     "the rules or Inductor.</p></section>")
         return "\n".join(parts)
     change = compare(report.before, report.after)
     parts.append(f'<p class="summary">{len(report.fired)} fired, {len(report.rejected)} rejected; '

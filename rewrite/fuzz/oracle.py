@@ -61,6 +61,7 @@ class Outcome:
     call: int = 0                    # the call that differed or raised (1-based; 0: none)
     seconds: float = 0.0
     candidates: List[Candidate] = field(default_factory=list)   # rewrite backends: every candidate
+    fallback: str = ""               # rewrite backends: a graph whose compile failed ran with aot_eager (the error)
 
     @property
     def bad(self) -> bool:
@@ -109,7 +110,9 @@ def run_backend(program: Program, name: str, reference: Run, factory: BackendFac
     with auto_functionalized(program.auto_functionalized):   # compiling happens on the first call
         run = run_calls(compiled, fresh_inputs(make_inputs), program.mode, CALLS)
     outcome = judge(name, run, reference, program.exact)
-    outcome.candidates = [c for r in getattr(backend, "reports", []) for c in r.candidates]
+    reports = getattr(backend, "reports", [])
+    outcome.candidates = [c for r in reports for c in r.candidates]
+    outcome.fallback = "; ".join(r.fallback for r in reports if r.fallback)
     outcome.seconds = time.perf_counter() - start
     torch._dynamo.reset()
     return outcome

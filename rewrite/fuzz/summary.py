@@ -56,6 +56,20 @@ def aot_eager_failures(run: FuzzRun) -> Dict[str, List[int]]:
     return dict(sorted(causes.items(), key=lambda kv: (-len(kv[1]), kv[0])))
 
 
+def fallbacks(run: FuzzRun) -> Dict[str, List[int]]:
+    """Programs where a rewrite backend compiled a graph with aot_eager because its compile failed
+    (``make_backend(fallback="aot_eager")``), by the error: right, but neither rewritten nor
+    compiled by Inductor."""
+    causes: Dict[str, List[int]] = defaultdict(list)
+    for r in run.results:
+        outcomes = r.verdict.outcomes if r.verdict is not None else {}
+        for name in ("rewrite-eager", "rewrite-inductor"):
+            o = outcomes.get(name)
+            if o is not None and getattr(o, "fallback", ""):
+                causes[f"{name}: {o.fallback[:100]}"].append(r.index)
+    return dict(sorted(causes.items(), key=lambda kv: (-len(kv[1]), kv[0])))
+
+
 def rate(run: FuzzRun) -> float:
     return len(run.results) / run.programs_seconds if run.programs_seconds else 0.0
 
@@ -96,6 +110,7 @@ def to_json(run: FuzzRun) -> dict:
         "programs_per_second": round(rate(run), 3),
         "counts": class_counts(run),
         "aot_eager_failures": aot_eager_failures(run),
+        "fallbacks": fallbacks(run),
         "backend_seconds": backend_seconds(run),
         "failures": failures,
         "errors": [{"index": r.index, "status": r.status, "error": r.error} for r in run.results
@@ -149,6 +164,11 @@ def format_run(run: FuzzRun, coverage: bool = False, verbose: bool = False) -> s
     lines.append(f"  aot_eager ran on {ran} program(s) (every one with --aot-eager, else where a backend failed); "
                  f"wrong or raising in {sum(map(len, aot.values()))}" + (", by cause:" if aot else ""))
     lines += [f"    {len(ids)}x {cause}: {', '.join(f'p{i}' for i in ids)}" for cause, ids in aot.items()]
+    fell = fallbacks(run)
+    if fell:
+        lines.append(f"  rewrite compiled a graph with aot_eager (its compile failed) in "
+                     f"{len({i for ids in fell.values() for i in ids})} program(s), by cause:")
+        lines += [f"    {len(ids)}x {cause}: {', '.join(f'p{i}' for i in ids)}" for cause, ids in fell.items()]
     failing = run.with_class("ours", "both", "stock")
     if failing:
         lines.append("")

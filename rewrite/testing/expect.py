@@ -11,14 +11,15 @@ Grammar (one expectation per line, ``#`` starts a comment)::
     matches_eager [exact] [atol=X] [rtol=Y]
     eager_raises: ExceptionName
     compile_raises: ExceptionName [because TEXT]
-    warns: TEXT
+    warns: TEXT [on inductor | on eager]
     inductor
     slow
 
 GRAPH is ``inference``, ``forward``, ``backward``, ``dynamo``, ``post`` (the main post-grad graph:
 inference or forward) or ``any``.  ``absent``/``present`` default to ``post``; ``fires``,
 ``rejects`` and ``not fires`` default to ``any``.  A case fails on any warning of the ``rewrite``
-loggers while it compiles and runs, unless a ``warns`` line's TEXT is part of it.
+loggers while it compiles and runs, unless a ``warns`` line's TEXT is part of it (a line that
+ends ``on inductor`` or ``on eager`` holds on that base only).
 """
 from __future__ import annotations
 
@@ -57,6 +58,7 @@ class Expectation:
     atol: float = DEFAULT_ATOL
     because: str = ""
     text: str = ""
+    base: Optional[str] = None    # warns: the base the line holds on (None: both)
 
     def short(self) -> str:
         if self.kind == "fires":
@@ -90,7 +92,11 @@ def parse_expect_line(line: str) -> Expectation:
     if head == "warns":
         if not rest.strip():
             raise ExpectationError("`warns:` needs the text the warning must contain")
-        return Expectation(kind="warns", subject=rest.strip(), text=text)
+        subject, base = rest.strip(), None
+        for name in ("inductor", "eager"):
+            if subject.endswith(f" on {name}"):
+                subject, base = subject[:-len(f" on {name}")].rstrip(), name
+        return Expectation(kind="warns", subject=subject, text=text, base=base)
     if head not in _NAMED:
         raise ExpectationError(_unknown(head))
     rest = rest.strip()

@@ -165,7 +165,7 @@ def _run(case: Case, base: str, rules, result: CaseResult, dynamic: Optional[boo
         compiled_fn, backend = compile_case(fn, case, base, rules, dynamic)
         with auto_functionalized(case.auto_functionalized):   # compiling happens on the first call
             compiled = run_calls(compiled_fn, fresh_inputs(make_inputs), case.mode, case.calls)
-    result.failures += _warning_problems(case.of_kind("warns"), warned)
+    result.failures += _warning_problems([e for e in case.of_kind("warns") if e.base in (None, base)], warned)
     reports: List[Report] = list(getattr(backend, "reports", []))
     if compiled.error is not None and (matches or not (case.has("eager_raises") or refusals)):
         result.failures.append(f"compiled ({base}) raised on call {compiled.failed_call + 1}: "
