@@ -62,12 +62,27 @@ class _Log:
         self.reports: collections.deque = collections.deque(maxlen=max_reports)
         self.graphs: collections.deque = collections.deque(maxlen=max_reports if keep_graphs else 0)
         self.lock = threading.Lock()
+        self.added = [0, 0]          # reports and graphs added so far (the deques drop the oldest)
+
+    def drop_after(self, mark: Tuple[int, int]) -> None:
+        """Forget the reports and graphs added since ``mark`` (a :meth:`mark`)."""
+        with self.lock:
+            for items, count in ((self.reports, self.added[0] - mark[0]), (self.graphs, self.added[1] - mark[1])):
+                for _ in range(min(count, len(items))):
+                    items.pop()
+            self.added = list(mark)
+
+    def mark(self) -> Tuple[int, int]:
+        with self.lock:
+            return self.added[0], self.added[1]
 
     def add(self, report: Report, kind: str, gm: Optional[fx.GraphModule]) -> None:
         with self.lock:
             self.reports.append(report)
+            self.added[0] += 1
             if gm is not None:
                 self.graphs.append((kind, gm))
+                self.added[1] += 1
 
 
 class RulePass(CustomInferenceAwareGraphPass):
@@ -183,6 +198,7 @@ class RewriteBackend:
         patches = inductor_config(mode, options)
         self._warn_if_passes_off(patches, mode)
         kind = "inference" if _is_inference(example_inputs) else "forward"
+        reported = self._log.mark()
         try:
             if self.base == "inductor":
                 return self._inductor(gm, example_inputs, patches)
@@ -190,6 +206,7 @@ class RewriteBackend:
         except Exception as error:
             if self.fallback == "error" or _for_dynamo(error):
                 raise
+            self._log.drop_after(reported)     # the reports of the failed attempt describe nothing that runs
             return self._fall_back(gm, example_inputs, kind, error)
 
     def _fall_back(self, gm, example_inputs, kind: str, error: Exception):
@@ -208,8 +225,8 @@ class RewriteBackend:
             compiled = aot_eager(gm, example_inputs)
         except Exception:
             raise error from None
-        log.warning("compiling the %s graph failed (%s); it runs with aot_eager instead (no rules, no Inductor); "
-                    "make_backend(fallback=\"error\") raises", kind, reason)
+        log.warning("compiling the %s graph failed (%s); it runs with aot_eager instead (no Inductor, no rules after "
+                    "the Dynamo stage); make_backend(fallback=\"error\") raises", kind, reason)
         self._log.add(Report(graph=kind, fallback=reason), kind, None)
         return compiled
 
@@ -313,7 +330,8 @@ def _for_dynamo(error: BaseException) -> bool:
     """An exception Dynamo acts on (restart the analysis, skip or break the frame), not a failure."""
     from torch._dynamo import exc
 
-    return isinstance(error, (exc.RestartAnalysis, exc.SkipFrame, exc.Unsupported))
+    return isinstance(error, (exc.RestartAnalysis, exc.SkipFrame, exc.Unsupported, IndexError)
+                      + exc.exceptions_allowed_to_be_fallback)   # (Dynamo breaks the graph for these)
 
 
 def _first_line(error: BaseException) -> str:
@@ -384,8 +402,10 @@ def make_backend(rules=None, base: str = "inductor", strict: bool = False, cache
     ``before`` and ``after``, the graph as plain data before and after the rules (``rewrite
     explain`` draws them; ``REWRITE_LOG=info`` asks too); ``fallback`` is what a graph whose
     compile fails past the Dynamo stage gets (an Inductor lowering or pass error, a stop of the
-    engine's nets): ``"aot_eager"`` runs it with torch's aot_eager, no rules and no Inductor, with a
-    warning and a report whose ``fallback`` names the error; ``"error"`` raises."""
+    engine's nets): ``"aot_eager"`` runs it with torch's aot_eager, no Inductor and no rules after
+    the Dynamo stage, with a warning and a report whose ``fallback`` names the error; ``"error"``
+    raises.  (The forward or inference graph, compiled in this call; a backward graph that
+    AOTAutograd compiles lazily at the first ``backward()`` still raises.)"""
     return RewriteBackend(rules, base=base, strict=strict, cache=cache, legality=legality,
                           keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies,
                           snapshots=snapshots, fallback=fallback)

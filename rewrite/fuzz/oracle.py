@@ -72,7 +72,7 @@ class Outcome:
 
     def describe(self) -> str:
         if self.status == "ok":
-            return "matches eager"
+            return "matches eager" + (f" (compiled with aot_eager: {self.fallback[:200]})" if self.fallback else "")
         if self.status == "wrong":
             return f"differs from eager on call {self.call}: {self.detail}"
         if self.status == "crash":
@@ -199,7 +199,7 @@ def evaluate(program: Program, reference: Run, bases: Sequence[str], factory: Ba
     for base in bases:
         ours, judge_with = BASE_BACKENDS[base]
         rw = verdict.outcomes[ours] = run_backend(program, ours, reference, factory)
-        if base != "eager" or rw.status != "ok":
+        if base != "eager" or rw.status != "ok" or rw.fallback:
             verdict.outcomes[judge_with] = run_backend(program, judge_with, reference, factory)
         if classify(verdict.outcomes, base) == "skipped":
             verdict.classes = {other: "skipped" for other in bases}
@@ -230,8 +230,10 @@ def references(base: str) -> tuple:
 
 def classify(outcomes: Mapping[str, object], base: str) -> str:
     """The class on ``base`` from ``outcomes`` (backend name -> :class:`Outcome`,
-    those that ran: the judge does not run on the eager base when rewrite matched eager, the
-    references only when some backend failed)."""
+    those that ran: the judge does not run on the eager base when rewrite matched eager without
+    falling back, the references only when some backend failed).  A rewrite that ran right only
+    because its compile failed and the graph fell back to aot_eager is ours where the judge
+    compiled the program itself, and stock where the judge failed or fell back too."""
     rewrite = outcomes[BASE_BACKENDS[base][0]]
     judge = outcomes.get(BASE_BACKENDS[base][1])
     compared = [outcomes[name] for name in references(base) if name in outcomes]
@@ -240,8 +242,10 @@ def classify(outcomes: Mapping[str, object], base: str) -> str:
     if rewrite.status != "ok":                           # a lone "cannot compile" is a crash of ours
         right = any(o.status == "ok" for o in compared)
         return "ours" if right or not compared else "both"
-    if judge is not None and judge.status != "ok":
+    if judge is not None and (judge.status != "ok" or judge.fallback):
         return "stock"
+    if rewrite.fallback:        # right through aot_eager, but our compile failed where the judge's did not
+        return "ours"
     return "ok"
 
 

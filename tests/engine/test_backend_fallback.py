@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from rewrite.backend import RewriteBackend, make_backend
+from rewrite.engine.report import Report
 
 
 def program(x, y):
@@ -21,6 +22,7 @@ def inputs():
 @pytest.fixture
 def failing_compile(monkeypatch):
     def fail(self, gm, example_inputs, kind, patches):
+        self._log.add(Report(graph=kind, repairs=["of a graph that never runs"]), kind, None)
         raise AssertionError        # as a bare ``assert`` in a pass raises it: no message
     monkeypatch.setattr(RewriteBackend, "_eager", fail)
 
@@ -38,7 +40,8 @@ def test_a_failing_compile_runs_with_aot_eager_and_says_so(failing_compile, capl
     backend = make_backend(base="eager", cache=False)
     with caplog.at_level(logging.WARNING, logger="rewrite"):
         run(backend)
-    [report] = [r for r in backend.reports if r.fallback]
+    [report] = [r for r in backend.reports if r.graph != "dynamo"]   # the failed attempt's reports are gone
+    assert report.fallback and not report.repairs
     assert report.fallback.startswith("AssertionError at test_backend_fallback.py:")
     assert "runs with aot_eager" in report.summary()
     assert any("runs with aot_eager instead" in r.getMessage() and "AssertionError" in r.getMessage()
@@ -71,3 +74,13 @@ def test_a_compile_that_works_has_no_fallback():
     backend = make_backend(base="eager", cache=False)
     run(backend)
     assert backend.reports and not any(r.fallback for r in backend.reports)
+
+
+def test_exceptions_dynamo_acts_on_are_not_fallen_back_from(monkeypatch):
+    def fail(self, gm, example_inputs, kind, patches):
+        raise IndexError("dimension out of range")     # Dynamo re-raises it to the user as it is
+
+    monkeypatch.setattr(RewriteBackend, "_eager", fail)
+    torch._dynamo.reset()
+    with pytest.raises(IndexError, match="dimension out of range"):
+        torch.compile(program, backend=make_backend(base="eager", cache=False), fullgraph=True)(*inputs())

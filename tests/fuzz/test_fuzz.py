@@ -212,6 +212,18 @@ def test_classify_with_reference_pipelines(base, outcomes, expected):
     assert classify({name: out(status) for name, status in outcomes.items()}, base) == expected
 
 
+@pytest.mark.parametrize("judge, judge_fell_back, expected", [
+    ("ok", False, "ours"),       # our compile failed where the judge's did not: ours, though right
+    ("ok", True, "stock"),       # the judge's compile failed too
+    ("crash", False, "stock"), ("wrong", False, "stock"),
+])
+def test_a_rewrite_that_fell_back_to_aot_eager(judge, judge_fell_back, expected):
+    rewrite = Outcome("rewrite-inductor", "ok", fallback="LoweringException: boom")
+    assert "compiled with aot_eager: LoweringException: boom" in rewrite.describe()
+    other = Outcome("inductor", judge, fallback="AssertionError" if judge_fell_back else "")
+    assert classify({"rewrite-inductor": rewrite, "inductor": other}, "inductor") == expected
+
+
 def test_overall_takes_the_worst_class():
     assert overall(["ok", "stock", "ours"]) == "ours"
     assert overall(["ok", "both", "stock"]) == "both"

@@ -11,7 +11,9 @@ programs 1935, 2259, 2720 and 3443: stock and rewrite raised, aot_eager right):
 - a dense value whose buffer is laid out by another user (a ``copy_`` into a transposed input
   makes its source transposed).
 
-This step does what Inductor does for a ``while_loop``'s carried values.  Before each ``cond`` (a
+This step asks of a ``cond``'s operands what Inductor asks of a ``while_loop``'s inputs (there
+exact strides; here their order, which fixes them for a dense value up to dimensions of size 1,
+which Inductor's check ignores).  Before each ``cond`` (a
 plain one, or one functionalized as ``auto_functionalized_v2``, where the written operands are
 regenerated from bases), a computed operand or base goes through ``inductor_force_stride_order``,
 whose lowering freezes a buffer whose layout is still free (no copy) and copies one that is laid
@@ -27,27 +29,32 @@ from typing import List, Optional
 import torch
 import torch.fx as fx
 from torch._inductor import inductor_prims
+from torch.fx.passes.shape_prop import _extract_tensor_metadata
 from torch._prims_common import is_non_overlapping_and_dense_or_false, make_contiguous_strides_for
 
-from rewrite.analysis.facts import op_facts
+from rewrite.analysis.semantics import layout_maps
 from rewrite.analysis.facts.fake import meta_key
 
 _COND = torch.ops.higher_order.cond
 _FORCE = inductor_prims.force_stride_order
 _CLONE = torch.ops.aten.clone.default
 _SYM_STRIDE = torch.ops.aten.sym_stride.int
+_PROVENANCE = ("stack_trace", "nn_module_stack", "seq_nr", "from_node")
 _AF_V2 = torch.ops.higher_order.auto_functionalized_v2
 
 
 def _rooted_in_input(node: fx.Node) -> bool:
     """A graph input, a constant, or a value in one's memory (a view of it, an in-place op's
     result): its layout is the input's own."""
-    for _ in range(64):
-        source = op_facts.alias_source(node)
-        if source is None:
-            break
-        node = source
-    return node.op in ("placeholder", "get_attr")
+    return layout_maps.chain_to(node)[0].op in ("placeholder", "get_attr")
+
+
+def _new_meta(node: fx.Node, like: fx.Node, key: str, val: torch.Tensor) -> None:
+    """``node``'s metadata: ``val``, and ``like``'s provenance (not its bindings of unbacked
+    symbols, which only the node that makes them may carry, nor what it was traced from)."""
+    node.meta.update({k: like.meta[k] for k in _PROVENANCE if k in like.meta})
+    node.meta[key] = val
+    node.meta["tensor_meta"] = _extract_tensor_metadata(val)
 
 
 def _strides(graph: fx.Graph, source: fx.Node, forced: torch.Tensor, key: str) -> list:
@@ -66,7 +73,7 @@ def _strides(graph: fx.Graph, source: fx.Node, forced: torch.Tensor, key: str) -
 def _force(graph: fx.Graph, user: fx.Node, value: fx.Node, key: str, viewed: bool) -> Optional[fx.Node]:
     """The node to give ``user`` (a ``cond``) instead of ``value``; None to leave it."""
     val = value.meta.get(key)
-    if not isinstance(val, torch.Tensor) or _rooted_in_input(value):
+    if not isinstance(val, torch.Tensor) or value.target is _FORCE or _rooted_in_input(value):
         return None
     source, forced = value, val
     with graph.inserting_before(user):
@@ -75,11 +82,9 @@ def _force(graph: fx.Graph, user: fx.Node, value: fx.Node, key: str, viewed: boo
                 return None
             forced = val.new_empty_strided(val.shape, make_contiguous_strides_for(val.shape))
             source = graph.call_function(_CLONE, (value,), {"memory_format": torch.contiguous_format})
-            source.meta.update({k: v for k, v in value.meta.items() if k != key})
-            source.meta[key] = forced
+            _new_meta(source, value, key, forced)
         node = graph.call_function(_FORCE, (source, _strides(graph, source, forced, key)))
-    node.meta.update({k: v for k, v in value.meta.items() if k != key})
-    node.meta[key] = forced
+    _new_meta(node, value, key, forced)
     return node
 
 
@@ -108,24 +113,21 @@ def _cond_values(node: fx.Node):
     return None
 
 
-def require_cond_operand_layouts(root: fx.GraphModule) -> List[str]:
-    """Give each computed tensor operand of each ``cond`` in ``root`` (and in its subgraphs) the
-    layout its fake value names; returns one line per operand."""
+def require_cond_operand_layouts(gm: fx.GraphModule) -> List[str]:
+    """Give each computed tensor operand of each ``cond`` of ``gm``'s graph the layout its fake
+    value names; returns one line per operand.  (Inductor runs the post-grad passes on each
+    subgraph itself, so the ``cond``s inside a branch or a loop body get theirs there.)"""
     notes: List[str] = []
-    for gm in root.modules():
-        if not isinstance(gm, fx.GraphModule):
-            continue
-        graph = gm.graph
-        key = meta_key(graph)
-        for cond in list(graph.nodes):
-            values = _cond_values(cond) or []
-            viewed_anywhere = {v for v, viewed in values if viewed}   # (one node can be a base and an operand)
-            for value in dict.fromkeys(v for v, _ in values):
-                viewed = value in viewed_anywhere
-                node = _force(graph, cond, value, key, viewed)
-                if node is None:
-                    continue
-                cond.args = fx.node.map_arg(cond.args, lambda a: node if a is value else a)
-                cond.kwargs = fx.node.map_arg(cond.kwargs, lambda a: node if a is value else a)
-                notes.append(_note(cond, value, node))
+    graph = gm.graph
+    key = meta_key(graph)
+    for cond in list(graph.nodes):
+        values = _cond_values(cond) or []
+        viewed_anywhere = {v for v, viewed in values if viewed}   # (one node can be a base and an operand)
+        for value in dict.fromkeys(v for v, _ in values):
+            node = _force(graph, cond, value, key, value in viewed_anywhere)
+            if node is None:
+                continue
+            cond.args = fx.node.map_arg(cond.args, lambda a: node if a is value else a)
+            cond.kwargs = fx.node.map_arg(cond.kwargs, lambda a: node if a is value else a)
+            notes.append(_note(cond, value, node))
     return notes
