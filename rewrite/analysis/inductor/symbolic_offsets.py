@@ -18,7 +18,9 @@ import sympy
 import torch
 import torch.fx as fx
 
-from rewrite.analysis.facts.fake import meta_key
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.facts.fake import fake_value, meta_key
+from rewrite.analysis.semantics import layout_maps
 
 _SYM_STORAGE_OFFSET = torch.ops.aten.sym_storage_offset.default
 _OPS = {sympy.Add: operator.add, sympy.Mul: operator.mul}
@@ -53,6 +55,18 @@ def _build(graph: fx.Graph, expr, sources, before: fx.Node, key: str, budget: Li
     return out
 
 
+def _of_a_view_of_an_input(offset: fx.Node) -> bool:
+    """The offset is of a view of a graph input whose fake value lives in that input's storage:
+    the case stock Inductor gets wrong, and one where the fake value is current.  (A rule may
+    have moved the view onto a private copy of the input; its fake value then still names the
+    input's layout, and the offset in the copy is another: fuzz p2407.)"""
+    view = offset.args[0] if offset.args else None
+    if not isinstance(view, fx.Node):
+        return False
+    root = layout_maps.chain_to(view)[0]
+    return root.op == "placeholder" and op_facts.shares_storage(fake_value(view), fake_value(root)) is True
+
+
 def name_offsets_by_sizes(gm: fx.GraphModule) -> List[str]:
     """Replace each ``sym_storage_offset`` of ``gm`` whose value is a sum of products of size
     symbols by that expression; returns one line per offset replaced."""
@@ -64,7 +78,8 @@ def name_offsets_by_sizes(gm: fx.GraphModule) -> List[str]:
         offset = node.op == "call_function" and node.target is _SYM_STORAGE_OFFSET
         if not offset and isinstance(val, torch.SymInt) and isinstance(val.node.expr, sympy.Symbol):
             sources.setdefault(val.node.expr, node)     # (an offset is no source: it is replaced)
-        if not offset or not node.users or not isinstance(val, torch.SymInt) or not val.node.expr.free_symbols:
+        if not offset or not node.users or not isinstance(val, torch.SymInt) or not val.node.expr.free_symbols \
+                or not _of_a_view_of_an_input(node):
             continue
         new: Optional[object] = _build(graph, val.node.expr, sources, min(node.users), key, [MAX_TERMS])
         if new is None:
