@@ -236,27 +236,10 @@ class LoweringModel:
             for a in dict.fromkeys(x for x in (root.args[0] if root.args else ()) if isinstance(x, fx.Node)):
                 if not self.is_lazy(a):
                     continue
-                reader = self._read_after(a, w, root)
+                reader = self._consumed_after(a, w, skip=root)
                 if reader is not None:
                     out.append(Hazard("concat_input", w, reader, a))
         return out
-
-    def _read_after(self, a: fx.Node, w: fx.Node, skip: fx.Node) -> Optional[fx.Node]:
-        """A reader of ``a`` after ``w``: a user after it, or one consumed after it through lazy
-        nodes and views (not through ``skip``, or ``w`` itself)."""
-        stack, visited, budget = [a], {a, skip, w}, CONE_BUDGET
-        while stack:
-            n = stack.pop()
-            for user in n.users:
-                if user in visited or user in self._absent:
-                    continue
-                visited.add(user)
-                budget -= 1
-                if budget < 0 or user.op == "output" or w < user:
-                    return user
-                if self.is_lazy(user) or op_facts.is_view_node(user):
-                    stack.append(user)
-        return None
 
     def _written_regions(self, w: fx.Node) -> List[Tuple[fx.Node, Optional[regions.Region]]]:
         return [(d, self.region(d)) for d in op_facts.written_nodes(w)]
@@ -416,10 +399,11 @@ class LoweringModel:
         names = ", ".join(f"`{a.name}`" + (f" through `{g.name}`" if g is not None else "") for a, g in loads) or "nothing"
         return len(loads) > 1, f"`{value.name}` is computed from {len(loads)} load(s) ({names})"
 
-    def _consumed_after(self, reader: fx.Node, w: fx.Node) -> Optional[fx.Node]:
+    def _consumed_after(self, reader: fx.Node, w: fx.Node, skip: Optional[fx.Node] = None) -> Optional[fx.Node]:
         """A consumer, through lazy nodes and views of them, of ``reader``'s value that comes
-        after ``w`` (consumption by ``w`` itself is the "inside" check's business)."""
-        stack, visited, budget = [reader], {reader}, CONE_BUDGET
+        after ``w`` (consumption by ``w`` itself is the "inside" check's business), not through
+        ``skip``."""
+        stack, visited, budget = [reader], {reader, skip}, CONE_BUDGET
         while stack:
             n = stack.pop()
             for user in n.users:
