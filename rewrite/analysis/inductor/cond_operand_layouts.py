@@ -105,7 +105,7 @@ def _cond_values(node: fx.Node):
         return [(a, False) for a in dict.fromkeys(a for a in operands if isinstance(a, fx.Node))]
     if node.target is _AF_V2 and node.args and node.args[0] is _COND:
         bases = node.kwargs.get("_all_bases") or []
-        viewed = {node.kwargs[k] for k in node.kwargs if k.endswith("_base_index")
+        viewed = {node.kwargs[k] for k in node.kwargs if k.endswith("_base_index") and isinstance(node.kwargs[k], int)
                   and node.kwargs.get(k[:-len("base_index")] + "size") is not None}
         passed = [v for k, v in node.kwargs.items() if k.startswith("operand") and isinstance(v, fx.Node)]
         return [(b, i in viewed) for i, b in enumerate(bases) if isinstance(b, fx.Node)] \
