@@ -40,8 +40,8 @@ from rewrite.stages import POST_GRAD
 
 BASES = ("inductor", "eager")
 #: What a backend does when compiling a graph fails past the Dynamo stage (an Inductor lowering
-#: or pass error, a stop of the engine's nets): run the graph with torch's ``aot_eager`` (no rules,
-#: no Inductor; a warning says so), or raise.
+#: or pass error, a stop of the engine's nets): run the graph with torch's ``aot_eager`` (no
+#: Inductor, no rules after the Dynamo stage; a warning says so), or raise.
 FALLBACKS = ("aot_eager", "error")
 #: Reports a backend keeps (the oldest are dropped): a long-running process compiles many graphs.
 MAX_REPORTS = 256

@@ -222,7 +222,10 @@ def _turned_view_of(w: fx.Node, v: fx.Node) -> Optional[fx.Node]:
         if val is not None and not _in_stride_order(val):
             turned = cur
         cur, depth = mutation.view_source(cur), depth + 1
-    return turned if cur is v and not (fake_value(v) is not None and not _in_stride_order(fake_value(v))) else None
+    own = fake_value(v)
+    if cur is not v or (own is not None and not _in_stride_order(own)):   # no view of v, or v itself turned
+        return None
+    return turned
 
 
 def _in_stride_order(val) -> bool:

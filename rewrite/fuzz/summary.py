@@ -53,7 +53,16 @@ def aot_eager_failures(run: FuzzRun) -> Dict[str, List[int]]:
         else:
             cause = "wrong " + o.detail.split(":", 1)[0].split("[", 1)[0]
         causes[cause].append(r.index)
+    return _most_first(causes)
+
+
+def _most_first(causes: Dict[str, List[int]]) -> Dict[str, List[int]]:
+    """``causes`` (cause -> program indices), the cause with most programs first."""
     return dict(sorted(causes.items(), key=lambda kv: (-len(kv[1]), kv[0])))
+
+
+def _cause_lines(causes: Dict[str, List[int]]) -> List[str]:
+    return [f"    {len(ids)}x {cause}: {', '.join(f'p{i}' for i in ids)}" for cause, ids in causes.items()]
 
 
 def fallbacks(run: FuzzRun) -> Dict[str, List[int]]:
@@ -65,9 +74,9 @@ def fallbacks(run: FuzzRun) -> Dict[str, List[int]]:
         outcomes = r.verdict.outcomes if r.verdict is not None else {}
         for name in ("rewrite-eager", "rewrite-inductor"):
             o = outcomes.get(name)
-            if o is not None and getattr(o, "fallback", ""):
+            if o is not None and o.fallback:
                 causes[f"{name}: {o.fallback[:100]}"].append(r.index)
-    return dict(sorted(causes.items(), key=lambda kv: (-len(kv[1]), kv[0])))
+    return _most_first(causes)
 
 
 def rate(run: FuzzRun) -> float:
@@ -163,12 +172,12 @@ def format_run(run: FuzzRun, coverage: bool = False, verbose: bool = False) -> s
     ran = sum(1 for r in run.results if r.verdict and "aot_eager" in r.verdict.outcomes)
     lines.append(f"  aot_eager ran on {ran} program(s) (every one with --aot-eager, else where a backend failed); "
                  f"wrong or raising in {sum(map(len, aot.values()))}" + (", by cause:" if aot else ""))
-    lines += [f"    {len(ids)}x {cause}: {', '.join(f'p{i}' for i in ids)}" for cause, ids in aot.items()]
+    lines += _cause_lines(aot)
     fell = fallbacks(run)
     if fell:
         lines.append(f"  rewrite compiled a graph with aot_eager (its compile failed) in "
                      f"{len({i for ids in fell.values() for i in ids})} program(s), by cause:")
-        lines += [f"    {len(ids)}x {cause}: {', '.join(f'p{i}' for i in ids)}" for cause, ids in fell.items()]
+        lines += _cause_lines(fell)
     failing = run.with_class("ours", "both", "stock")
     if failing:
         lines.append("")
