@@ -264,11 +264,12 @@ class Editor:
         kwargs = dict(call.kwargs)
         bases = list(kwargs.get("_all_bases") or ())
         as_strided = _as_strided_bases(call)
+        feeds_as_strided = _result_is_as_strided_base(call)
         copies = {}
         for i, base in enumerate(bases):
             if not isinstance(base, fx.Node) or fake_value(base) is None or _copied_back_after(base, call):
                 continue
-            if i in as_strided and not _starts_its_storage(base):
+            if (i in as_strided or feeds_as_strided) and not _starts_its_storage(base):
                 continue
             if base not in copies:
                 copies[base] = self.copy_of(base, before=call)
@@ -543,6 +544,20 @@ def _as_strided_bases(call) -> set:
             if isinstance(i, AsStridedViewInfo):
                 out.add(i.base_index)
     return out
+
+
+def _result_is_as_strided_base(call) -> bool:
+    """An item of ``call``'s result is the base of a later v2 call that regenerates a written
+    view of it by ``as_strided``: the item is laid out as ``call``'s base is, so a copy of that
+    base laid out otherwise moves what the later view addresses (fuzz seed 19 p35: a ``cond``
+    under v2 given a compact copy of a strided input, then a call on ``x[1::2]`` of its result)."""
+    for item in call.users:
+        for user in item.users:
+            if functionalized.is_functionalized_v2(user):
+                bases = user.kwargs.get("_all_bases") or ()
+                if any(i < len(bases) and bases[i] is item for i in _as_strided_bases(user)):
+                    return True
+    return False
 
 
 def _view_named_by_offset(info, base: fx.Node, facts) -> Optional[Tuple[fx.Node, list]]:
