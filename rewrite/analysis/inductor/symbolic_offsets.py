@@ -18,7 +18,7 @@ import sympy
 import torch
 import torch.fx as fx
 
-from rewrite.analysis.facts import op_facts
+from rewrite.analysis.facts import functionalized, op_facts
 from rewrite.analysis.facts.fake import fake_value, meta_key
 from rewrite.analysis.semantics import layout_maps
 
@@ -55,16 +55,41 @@ def _build(graph: fx.Graph, expr, sources, before: fx.Node, key: str, budget: Li
     return out
 
 
-def _of_a_view_of_an_input(offset: fx.Node) -> bool:
-    """The offset is of a view of a graph input whose fake value lives in that input's storage:
-    the case stock Inductor gets wrong, and one where the fake value is current.  (A rule may
-    have moved the view onto a private copy of the input; its fake value then still names the
-    input's layout, and the offset in the copy is another: fuzz p2407.)"""
+def _offset_of_a_view_of_an_input(offset: fx.Node, val: torch.SymInt):
+    """The expression of the offset of a view of a graph input (or of the new value of a v2 call's
+    base that is an input), in that memory's storage: the case stock Inductor gets wrong; None
+    for a view of anything else, or one whose fake value lives elsewhere.  (A rule may have moved
+    the view onto a private copy of the input; its fake value then still names the input's
+    layout, and the offset in the copy is another: fuzz p2407 on the eager base.)"""
     view = offset.args[0] if offset.args else None
     if not isinstance(view, fx.Node):
-        return False
+        return None
     root = layout_maps.chain_to(view)[0]
-    return root.op == "placeholder" and op_facts.shares_storage(fake_value(view), fake_value(root)) is True
+    if root.op != "placeholder" and not _new_value_of_an_input_base(root):
+        return None
+    if op_facts.shares_storage(fake_value(view), fake_value(root)) is not True:
+        return None
+    return val.node.expr
+
+
+def _new_value_of_an_input_base(node: fx.Node) -> bool:
+    """``node`` is the new value of a base of an ``auto_functionalized_v2`` call, the base a graph
+    input laid out as ``node``'s fake value: Inductor's decomposition makes it that input (the
+    call written in place) or a copy of it that keeps its strides and offset, so offsets in it
+    are offsets in the input (fuzz p2407: the second call's view of the first call's result)."""
+    if not op_facts.is_getitem(node) or not functionalized.is_functionalized_v2(node.args[0]):
+        return False
+    call = node.args[0]
+    role = functionalized.output_role(functionalized.wrapped_op(call), node.args[1], v2=True)
+    bases = call.kwargs.get("_all_bases") or ()
+    if role is None or role[0] != "base" or not 0 <= role[1] < len(bases):
+        return False
+    base = bases[role[1]]
+    if not isinstance(base, fx.Node) or base.op != "placeholder":
+        return False
+    new, old = fake_value(node), fake_value(base)
+    return (isinstance(new, torch.Tensor) and isinstance(old, torch.Tensor)
+            and layout_maps.map_of_tensor(new) == layout_maps.map_of_tensor(old))
 
 
 def name_offsets_by_sizes(gm: fx.GraphModule) -> List[str]:
@@ -78,17 +103,19 @@ def name_offsets_by_sizes(gm: fx.GraphModule) -> List[str]:
         offset = node.op == "call_function" and node.target is _SYM_STORAGE_OFFSET
         if not offset and isinstance(val, torch.SymInt) and isinstance(val.node.expr, sympy.Symbol):
             sources.setdefault(val.node.expr, node)     # (an offset is no source: it is replaced)
-        if not offset or not node.users or not isinstance(val, torch.SymInt) or not val.node.expr.free_symbols \
-                or not _of_a_view_of_an_input(node):
+        if not offset or not node.users or not isinstance(val, torch.SymInt) or not val.node.expr.free_symbols:
             continue
-        new: Optional[object] = _build(graph, val.node.expr, sources, min(node.users), key, [MAX_TERMS])
+        expr = _offset_of_a_view_of_an_input(node, val)
+        if expr is None:
+            continue
+        new: Optional[object] = _build(graph, expr, sources, min(node.users), key, [MAX_TERMS])
         if new is None:
             continue
         for user in list(node.users):
             user.args = fx.node.map_arg(user.args, lambda a: new if a is node else a)
             user.kwargs = fx.node.map_arg(user.kwargs, lambda a: new if a is node else a)
         view = node.args[0].name if node.args and isinstance(node.args[0], fx.Node) else "?"
-        notes.append(f"{node.name}: the storage offset of {view} is named by {val.node.expr} over the size "
+        notes.append(f"{node.name}: the storage offset of {view} is named by {expr} over the size "
                      f"symbols; stock Inductor computes sym_storage_offset of a view of an input wrong")
         graph.erase_node(node)
     return notes

@@ -5,12 +5,16 @@
 of an input wrong) replaced it by the expression its fake value gave: a value still laid out like
 the input, so the call's `as_strided` fell outside the copy (`setStorage: ... out of bounds`; the
 rules-free pipeline and aot_eager right).  The repair now names only offsets of views that live in
-an input's own storage.  On the Inductor base stock Inductor and rewrite are both wrong, so the case
-runs on the eager base with dynamic shapes (where the offsets are symbols) only."""
+an input's own storage.  On the Inductor base stock Inductor and rewrite were both wrong: the
+second call's view is of the first call's new value of `x2`, which Inductor makes `x2` itself (or a
+copy keeping its layout), and stock computes its `sym_storage_offset` wrong like that of a view of
+an input; the repair names that offset too.  Static, every backend is right, so the case runs with
+dynamic shapes (where the offsets are symbols) only."""
 import torch
 
 EXPECT = """
 matches_eager exact
+inductor
 """
 MODE = "inference"
 CALLS = 3
