@@ -367,7 +367,7 @@ class GraphFacts:
     def operands_overlap_write(self, u) -> Verdict:
         """Some operand of ``u`` other than the one it writes shares memory with what ``u``
         writes (for a view scatter: its destination region; otherwise its whole first operand)."""
-        if functionalized.is_any_functionalized_call(u):
+        if functionalized.is_any_functionalized_call(u) or functionalized.is_functionalized_hop_v2(u):
             return self._reads_overlap_writes(u)
         if not isinstance(u, fx.Node) or u.op != "call_function" or not u.args:
             return no()

@@ -185,7 +185,7 @@ class Editor:
         reinplacing after us) cannot change what it reads; and (v1) of every written argument
         whose new value nothing reads that shares memory with another written one (both merged
         into one tensor by noop removal), so that the two writes land in different memory."""
-        if not functionalized.is_any_functionalized_call(call):
+        if not (functionalized.is_any_functionalized_call(call) or functionalized.is_functionalized_hop_v2(call)):
             raise ActionError(f"copy_overlapping_arguments needs an auto_functionalized call, got {call}")
         written = functionalized.written_memory(call)
         facts, copies = self.ctx.facts, {}

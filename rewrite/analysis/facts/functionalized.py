@@ -41,6 +41,13 @@ def is_any_functionalized_call(node) -> bool:
         and bool(node.args) and isinstance(node.args[0], torch._ops.OpOverload))
 
 
+def is_functionalized_hop_v2(node) -> bool:
+    """``auto_functionalized_v2`` of a higher-order op (a ``cond`` whose branches write captured
+    tensors): its schema travels as ``_op_schema``, its written operands as bases."""
+    return (isinstance(node, fx.Node) and node.op == "call_function" and node.target is AUTO_FUNCTIONALIZED_V2
+            and bool(node.args) and isinstance(node.args[0], torch._ops.HigherOrderOperator))
+
+
 def is_functionalized_v2(node) -> bool:
     return is_any_functionalized_call(node) and node.target is AUTO_FUNCTIONALIZED_V2
 
@@ -82,10 +89,12 @@ def written_memory(node: fx.Node) -> List[fx.Node]:
 
 
 def read_only_arguments(node: fx.Node) -> List[Tuple[str, object]]:
-    """``(name, value)`` of the op's arguments it only reads, as the call passes them."""
-    op = wrapped_op(node)
-    written = set(written_names(op))
-    names = [a.name for a in op._schema.arguments if a.name not in written]
+    """``(name, value)`` of the op's arguments it only reads, as the call passes them (of a
+    higher-order op too, from the schema the call carries; none where it carries none)."""
+    schema = wrapped_schema(node)
+    if schema is None:
+        return []
+    names = [a.name for a in schema.arguments if a.alias_info is None or not a.alias_info.is_write]
     return [(name, node.kwargs[name]) for name in names if name in node.kwargs]
 
 
