@@ -25,7 +25,8 @@ import torch.fx as fx
 from rewrite.analysis.facts import functionalized
 from rewrite.analysis.facts.fake import fake_value
 from rewrite.analysis.facts.mutation import nodes_in
-from rewrite.analysis.semantics.regions import default_storage_key
+from rewrite.analysis.semantics import layout_maps, overlap
+from rewrite.analysis.semantics.regions import default_storage_key, region_of_tensor
 
 AUTO_FUNCTIONALIZED = (torch.ops.higher_order.auto_functionalized, torch.ops.higher_order.auto_functionalized_v2)
 _ONLY_CLONE = "only_clone_these_tensors"
@@ -160,20 +161,17 @@ def in_place_into_private_copies(node: fx.Node, in_place) -> bool:
 
 
 def _reads_written_memory(node: fx.Node, in_place: List[object]) -> str:
-    """A tensor the call only reads that lives in the storage of one it writes in place.  Not
+    """A tensor the call only reads that overlaps what it writes in place: an argument it
+    writes (v1), a view of a base it regenerates (v2; the whole base where the view is not
+    known).  Elements are compared, not storages: an input split by AOTAutograd's synthetic base
+    into views of one tensor reads and writes disjoint parts of it (fuzz program 4778).  Not
     asked of a higher-order op's call: its functions were traced from the program, which read
     and wrote that memory in its own order (the in-place run is the program's; fuzz program
     1830: a `cond` branch writes a view of its operand, then reads the operand)."""
     if not isinstance(node.args[0], torch._ops.OpOverload):
         return ""
-    written = {key: operand_memory(node, key) for key in in_place}
-    storages: Dict[object, str] = {}
-    for key, nodes in written.items():
-        for n in nodes:
-            s = _storage(n)
-            if s is not None:
-                storages[s] = n.name
-    if not storages:
+    written = _written_regions(node, in_place)
+    if not written:
         return ""
     written_names = set(functionalized.written_names(node.args[0]))
     for name, value in node.kwargs.items():
@@ -181,10 +179,60 @@ def _reads_written_memory(node: fx.Node, in_place: List[object]) -> str:
             continue
         for n in nodes_in(value):
             s = _storage(n)
-            if s in storages:
-                return (f"{node.name} reads {n.name} ({name}), which lives in the memory of {storages[s]}, "
-                        f"which Inductor would have it write in place")
+            hits = [(w, region) for key, w, region in written if key == s]
+            if not hits:
+                continue
+            read = _region(n)
+            for w, region in hits:
+                if read is None or region is None or overlap.may_overlap(read, region):
+                    return (f"{node.name} reads {n.name} ({name}), which lives in the memory of {w}, "
+                            f"which Inductor would have it write in place")
     return ""
+
+
+def _written_regions(node: fx.Node, in_place: List[object]) -> List[Tuple[object, str, object]]:
+    """``(storage, name, region)`` of what the call writes when ``in_place`` runs in place
+    (region None: not known, the whole storage counts)."""
+    out = []
+    if not is_v2(node):
+        for key in in_place:
+            for n in operand_memory(node, key):
+                if _storage(n) is not None:
+                    out.append((_storage(n), n.name, _region(n)))
+        return out
+    bases = node.kwargs.get("_all_bases") or ()
+    bases_like = [fake_value(b) if isinstance(b, fx.Node) else None for b in bases]
+    try:
+        views = functionalized.v2_views(node)
+    except Exception:  # noqa: BLE001 - metadata not understood: the whole bases count
+        views = {}
+    infos = [i for v in views.values() for i in (v if isinstance(v, (list, tuple)) else [v]) if i is not None]
+    for key in in_place:
+        base = bases[key]
+        if _storage(base) is None:
+            continue
+        mine = [i for i in infos if getattr(i, "base_index", None) == key]
+        regions_of_key = [_view_region(i, bases_like) for i in mine] or [None]
+        out.extend((_storage(base), base.name, r) for r in regions_of_key)
+    return out
+
+
+def _view_region(info, bases_like):
+    try:
+        like, _ = layout_maps.v2_view(info, bases_like)
+    except Exception:  # noqa: BLE001
+        return None
+    return None if like is None else region_of_tensor(like, default_storage_key(like))
+
+
+def _region(n: fx.Node):
+    val = fake_value(n)
+    if not isinstance(val, torch.Tensor):
+        return None
+    try:
+        return region_of_tensor(val, default_storage_key(val))
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def _storage(n: fx.Node):
