@@ -35,7 +35,7 @@ from torch._inductor.custom_graph_pass import CustomGraphPass, CustomInferenceAw
 from rewrite.analysis.facts.fake import graph_fake_mode
 from rewrite.eager_graph import runnable_as_aten
 from rewrite.engine.report import Report, log
-from rewrite.engine.ruleset import RuleSet
+from rewrite.engine.ruleset import ReferenceFallback, RuleSet
 from rewrite.stages import POST_GRAD
 
 BASES = ("inductor", "eager")
@@ -191,13 +191,21 @@ class RewriteBackend:
 
     def __call__(self, gm: fx.GraphModule, example_inputs, mode: Optional[str] = None,
                  options: Optional[Dict[str, Any]] = None, **_ignored):
+        kind = "inference" if _is_inference(example_inputs) else "forward"
         if self.rule_set.runs_at("dynamo"):
             with self._log.lock:   # dependencies need the user's in-place ops, which only this graph has
                 report = self.rule_set.apply(gm, graph_kind="dynamo", snapshots=self.snapshots)
             self._log.add(report, "dynamo", None)
+            if report.left_to_reference and self.base == "inductor":
+                # AOTAutograd handles the op right and Inductor's lowering does not: the eager base
+                # runs AOTAutograd's graph as it is, the Inductor base gives it to aot_eager
+                error = ReferenceFallback(f"left to torch's reference pipeline (fallback reference): "
+                                          f"{report.left_to_reference[0]}")
+                if self.fallback == "error":
+                    raise error
+                return self._fall_back(gm, example_inputs, kind, error)
         patches = inductor_config(mode, options)
         self._warn_if_passes_off(patches, mode)
-        kind = "inference" if _is_inference(example_inputs) else "forward"
         reported = self._log.mark()
         try:
             if self.base == "inductor":
@@ -225,8 +233,11 @@ class RewriteBackend:
             compiled = aot_eager(gm, example_inputs)
         except Exception:
             raise error from None
-        log.warning("compiling the %s graph failed (%s); it runs with aot_eager instead (no Inductor, no rules after "
-                    "the Dynamo stage); make_backend(fallback=\"error\") raises", kind, reason)
+        if isinstance(error, ReferenceFallback):
+            log.warning("%s; the %s graph runs with aot_eager (no Inductor, no rules after the Dynamo stage)", reason, kind)
+        else:
+            log.warning("compiling the %s graph failed (%s); it runs with aot_eager instead (no Inductor, no rules after "
+                        "the Dynamo stage); make_backend(fallback=\"error\") raises", kind, reason)
         self._log.add(Report(graph=kind, fallback=reason), kind, None)
         return compiled
 

@@ -135,6 +135,9 @@ class Report:
     repairs: List[str] = field(default_factory=list)   # what the engine's nets repaired of the passes
     #                                                    before ours (``RuleSet._repair_earlier_passes``)
     cache_hit: bool = False                     # served from Inductor's FX graph cache: not rewritten
+    #: dependencies that said ``fallback reference`` and could not be applied: on the Inductor
+    #: base the graph runs with aot_eager (``fallback`` then says so)
+    left_to_reference: List[str] = field(default_factory=list)
     fallback: Optional[str] = None              # the compile failed with this error: the graph runs
     #                                             with aot_eager (``make_backend(fallback=...)``)
     seconds: Dict[str, float] = field(default_factory=dict)   # "total" and the parts: "legality" (the

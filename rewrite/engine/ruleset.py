@@ -64,6 +64,11 @@ class EarlierPassError(RuntimeError):
     be repaired: compilation stops rather than produce a wrong program."""
 
 
+class ReferenceFallback(RuntimeError):
+    """A dependency that says ``fallback reference`` could not be applied: on the Inductor base
+    the graph (the op left as it was) is compiled by torch's reference pipeline, ``aot_eager``."""
+
+
 class DependencyError(RuntimeError):
     """A dependency could not be evaluated or applied: the program would lose a mutation, so
     compilation stops instead."""
@@ -88,6 +93,8 @@ class _GraphState:
     #: then no rule rewrites it (dependencies still run) and Inductor gets it as it is.
     left_to_inductor: str = ""
     subgraph: bool = False                 # a higher-order op's function
+    #: Dependencies that said ``fallback reference`` and could not be applied (why, each).
+    left_to_reference: List[str] = field(default_factory=list)
 
 
 class RuleSet:
@@ -267,6 +274,7 @@ class RuleSet:
             if not changed:
                 break
         report.candidates.extend(records.values())
+        report.left_to_reference.extend(st.left_to_reference)
         for key, value in st.seconds.items():
             report.seconds[key] = report.seconds.get(key, 0.0) + value
         if stage in S.POST_GRAD and st.legality is not None and not st.left_to_inductor:
@@ -406,7 +414,11 @@ class RuleSet:
                 if rule.fallback == "error":
                     raise DependencyError(f"dependency {rule.name} @ {rule.location} on {cand.node} could not be "
                                           f"applied: {msg}; without it the program would lose a mutation") from e
-                msg = f"{msg}; left to the compiler (fallback compiler)"
+                if rule.fallback == "reference":
+                    st.left_to_reference.append(f"dependency {rule.name} @ {rule.location} on {cand.node}: {reason}")
+                    msg = f"{msg}; left to torch's reference pipeline (fallback reference)"
+                else:
+                    msg = f"{msg}; left to the compiler (fallback compiler)"
             # a shipped rule stopped by the check (or by its action) is the check doing its job:
             # debug; a user rule, or a dependency that fell back, is the user's to look at
             log.log(logging.DEBUG if rule.shipped and rule.kind == "rule" else logging.WARNING,

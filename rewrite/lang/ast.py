@@ -300,14 +300,16 @@ class Dependency:
     fallback: Optional["Fallback"] = None
 
 
-FALLBACKS = ("error", "compiler")
+FALLBACKS = ("error", "compiler", "reference")
 
 
 @dataclass(frozen=True)
 class Fallback:
-    """``fallback error|compiler``: what happens when a dependency's ``via`` action cannot be
-    applied.  ``error`` (the default) stops the compilation; ``compiler`` leaves the op as it was,
-    for ops whose mutations the compiler is known to functionalize correctly itself."""
+    """``fallback error|compiler|reference``: what happens when a dependency's ``via`` action
+    cannot be applied.  ``error`` (the default) stops the compilation; ``compiler`` leaves the op
+    as it was, for ops whose mutations the compiler is known to functionalize correctly itself;
+    ``reference`` leaves it as it was and compiles the graph with torch's reference pipeline
+    (``aot_eager``), for ops that AOTAutograd handles right and Inductor's lowering does not."""
 
     mode: str
     span: Span = _span()

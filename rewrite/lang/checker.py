@@ -385,8 +385,9 @@ class _Checker:
         self.action(dep.via, inner, "via")
         if dep.fallback is not None and dep.fallback.mode not in A.FALLBACKS:
             self.report(error(f"unknown fallback '{dep.fallback.mode}'", dep.fallback.span,
-                              hint="write `fallback error` (stop compiling, the default) or `fallback compiler` "
-                                   "(leave the op to the compiler's own handling)"))
+                              hint="write `fallback error` (stop compiling, the default), `fallback compiler` "
+                                   "(leave the op to the compiler's own handling) or `fallback reference` "
+                                   "(compile the graph with torch's aot_eager)"))
 
     # ---------------------------------------------------------------- rewrite steps
     def action(self, call: A.Call, scope: Scope, section: str) -> None:

@@ -84,3 +84,57 @@ def test_exceptions_dynamo_acts_on_are_not_fallen_back_from(monkeypatch):
     torch._dynamo.reset()
     with pytest.raises(IndexError, match="dimension out of range"):
         torch.compile(program, backend=make_backend(base="eager", cache=False), fullgraph=True)(*inputs())
+
+
+REFERENCE_RULES = """
+dependency while_loop_to_reference
+  stage    dynamo
+  on       w = higher_order.while_loop(cond_fn, body_fn, carried, captured, ...)
+  mutates  captured[i] when mutated(cond_fn, captured[i]) or mutated(body_fn, captured[i])
+  order    copy_back(captured[i]) after w
+  via      thread_as_carried(w)
+  fallback reference
+"""
+
+
+def loop_over_aliased_inputs(x1, x2):
+    """Fuzz seed 0 p485: the loop condition writes `x1`, the body reads `x2`, two views of one
+    tensor.  The dependency's action declines (aliased inputs); stock Inductor loses the write."""
+    def cond_fn(i, acc):
+        x1[4, 0] = -1.0
+        return i < 1
+
+    def body_fn(i, acc):
+        return i + 1, acc + x2.sum()
+
+    return torch.while_loop(cond_fn, body_fn, (torch.zeros((), dtype=torch.int64), torch.zeros(())))
+
+
+def aliased_inputs():
+    base = torch.arange(24.0).reshape(6, 4)
+    return base, (base[0:5], base[1:6])
+
+
+@pytest.mark.parametrize("base", ["inductor", "eager"])
+def test_fallback_reference_gives_the_inductor_base_graph_to_aot_eager(tmp_path, base, caplog):
+    """`fallback reference`: where the dependency cannot be applied, the Inductor base compiles
+    the graph with aot_eager (right where stock Inductor loses the write); the eager base runs
+    AOTAutograd's graph as it is, as with `fallback compiler`."""
+    rules = tmp_path / "reference.rules"
+    rules.write_text(REFERENCE_RULES)
+    backend = make_backend(str(rules), base=base, cache=False)
+    torch._dynamo.reset()
+    compiled = torch.compile(loop_over_aliased_inputs, backend=backend, fullgraph=True)
+    (want_base, want), (got_base, got) = aliased_inputs(), aliased_inputs()
+    with caplog.at_level(logging.WARNING, logger="rewrite"), torch.inference_mode():
+        for _ in range(3):
+            expected, out = loop_over_aliased_inputs(*want), compiled(*got)
+            assert all(torch.equal(a, b) for a, b in zip(out, expected)) and torch.equal(got_base, want_base)
+    [dynamo] = [r for r in backend.reports if r.graph == "dynamo"]
+    assert dynamo.left_to_reference and "share memory without a view" in dynamo.left_to_reference[0]
+    fallbacks = [r.fallback for r in backend.reports if r.fallback]
+    if base == "inductor":
+        assert len(fallbacks) == 1 and "fallback reference" in fallbacks[0]
+        assert any("runs with aot_eager" in r.getMessage() for r in caplog.records)
+    else:
+        assert not fallbacks

@@ -340,6 +340,37 @@ def test_dependency_with_compiler_fallback_leaves_the_op(tmp_path):
     assert gm.code == before
 
 
+def test_dependency_with_reference_fallback_records_why(tmp_path):
+    """`fallback reference`: the refused rewrite leaves the graph as it was, like `compiler`, and
+    the report names the dependency (the Inductor base then compiles the graph with aot_eager)."""
+    def f(a):
+        def cond(i):
+            return i < 2
+
+        def body(i):
+            a.add_(1.0)
+            return (i + 1,)
+
+        return torch.while_loop(cond, body, (torch.zeros((), dtype=torch.int64),))
+
+    with torch.inference_mode():
+        gm = dynamo_graph(f, torch.zeros(2))
+    before = gm.code
+    rs = load(tmp_path, """
+        dependency half
+          on       w = higher_order.while_loop(cond_fn, body_fn, carried, captured, ...)
+          mutates  captured[i] when i == 0
+          order    copy_back(captured[i]) after w
+          via      return_from_branches(w)
+          fallback reference
+        """)
+    report = rs.apply(gm, graph_kind="dynamo")
+    (c,) = report.candidates
+    assert c.stopped_at == "rewrite" and "left to torch's reference pipeline (fallback reference)" in c.reason
+    assert len(report.left_to_reference) == 1 and report.left_to_reference[0].startswith("dependency half @ ")
+    assert gm.code == before
+
+
 def test_second_rewrite_sees_the_graph_as_the_first_left_it():
     """Two layers of the engine-scaling benchmark (each updates its own buffer; the activation
     flows through both; the copy-backs come last).  Checking the first layer's rewrite evaluates

@@ -71,7 +71,7 @@ def test_dependency_fallback(write):
         assert collect(write(f"{mode}.rules", text + f"  fallback {mode}\n")).diagnostics == []
     errors = collect(write("bad.rules", text + "  fallback ignore\n")).errors
     assert [d.message for d in errors] == ["unknown fallback 'ignore'"]
-    assert "fallback compiler" in errors[0].hint and (errors[0].span.line, errors[0].span.col) == (6, 3)
+    assert "fallback compiler" in errors[0].hint and "fallback reference" in errors[0].hint and (errors[0].span.line, errors[0].span.col) == (6, 3)
 
 
 def test_node_or_none_is_a_node_after_is_not_none_in_the_same_and(write):
