@@ -27,7 +27,7 @@ import torch.fx as fx
 
 from rewrite import stages as S
 from rewrite.analysis.inductor import copies as copy_count
-from rewrite.analysis.inductor import cond_operand_layouts, earlier_passes, subgraph_constants, symbolic_offsets
+from rewrite.analysis.inductor import earlier_passes, operand_layouts, subgraph_constants, symbolic_offsets
 from rewrite.analysis.inductor import reinplace
 from rewrite.analysis.facts import op_facts
 from rewrite.analysis.graph_facts import GraphFacts, hop_subgraphs, subgraph_written_placeholders
@@ -199,7 +199,7 @@ class RuleSet:
             final = self._apply_graph(gm, gm.graph, stage, stage, report, simulation=stock)
         if post_grad:
             repairs = (subgraph_constants.hoist_function_constants(gm) + symbolic_offsets.name_offsets_by_sizes(gm)
-                       + cond_operand_layouts.require_cond_operand_layouts(gm))
+                       + operand_layouts.require_operand_layouts(gm))
             for note in repairs:
                 report.repairs.append(f"{stage}: {note}")
                 log.info("%s: %s", stage, note)

@@ -4,7 +4,7 @@ both dense in their fake values, and Inductor compiles the branches for those st
 realizes the operands: the copy of `x1`'s new value back into the transposed input laid that value
 out transposed, and the branch's input check failed (stock Inductor too; aot_eager right).  The
 backend now freezes each computed operand's layout as its fake value names it before the `cond`
-(`rewrite/analysis/inductor/cond_operand_layouts.py`): no copy for a buffer whose layout was still
+(`rewrite/analysis/inductor/operand_layouts.py`): no copy for a buffer whose layout was still
 free, and the copy back reads the frozen buffer."""
 import torch
 

@@ -4,7 +4,7 @@ the `cond` takes `x1`'s new value, a `slice_scatter` whose fake value has `x1`'s
 (10, 2), and Inductor compiles the branches for those strides; but it only realizes the operand, as
 a dense buffer, and the branch's input check failed on the first call (stock Inductor too;
 aot_eager right).  The backend now copies such an operand densely and freezes that layout before
-the `cond` (`rewrite/analysis/inductor/cond_operand_layouts.py`, the requirement Inductor makes of a
+the `cond` (`rewrite/analysis/inductor/operand_layouts.py`, the requirement Inductor makes of a
 `while_loop`'s inputs).  The dependency leaves the strided input to torch's own functionalization
 of the `cond`, as before."""
 import torch

@@ -4,7 +4,7 @@ all of `x0` (`rewrite fuzz --seed 0` program 3443, minimized).  Functionalized, 
 `o1`; Inductor compiled the branches for the scatter's strides but realized it densely, and the
 branch's input check failed (stock Inductor too; aot_eager right).  The backend copies the
 non-dense operand densely and freezes the dense copy `o1` as it is before the `cond`
-(`rewrite/analysis/inductor/cond_operand_layouts.py`)."""
+(`rewrite/analysis/inductor/operand_layouts.py`)."""
 import torch
 
 EXPECT = """

@@ -1,6 +1,6 @@
-"""``cond`` operands laid out as their fake values say, before Inductor lowers the ``cond``.
+"""Computed tensors laid out as their fake values say, where Inductor's lowering relies on it.
 
-Stock Inductor (torch 2.13) compiles each branch of a ``cond`` for the strides of its operands'
+**``cond`` operands.**  Stock Inductor (torch 2.13) compiles each branch of a ``cond`` for the strides of its operands'
 fake values, and checks them on entry (``assert_size_stride``), but it only *realizes* the
 operands: it never requires those strides of them.  An operand that is computed in the graph
 gets whatever layout Inductor chose for it, and the program stops on its first call (fuzz
@@ -21,7 +21,19 @@ out otherwise.  For a dense fake value the order of its strides fixes them.  A n
 first copied densely (``clone``, contiguous); the new nodes' fake values say so.  A copy is a new
 value, so a later reader of the old node is not affected by a branch that writes the copy.  Graph
 inputs and values in their memory keep their layout and are left alone; so is a non-dense base
-that an operand is regenerated from by ``as_strided`` (its view would move with the layout)."""
+that an operand is regenerated from by ``as_strided`` (its view would move with the layout).
+
+**The memory a custom op's functionalized call writes.**  Inductor's decomposition of
+``auto_functionalized`` (v1) clones each written argument it does not write in place with
+``clone_preserve_strides``, which reads the argument's storage by ``as_strided`` from offset 0
+with the argument's fake strides, and that of ``auto_functionalized_v2`` regenerates every
+written view from its base by ``as_strided``.  Where that memory belongs to a tensor computed in
+the graph, its buffer must be laid out as its fake value says: a ``slice_scatter`` into a
+transposed input has column-major strides in its fake value, Inductor made a row-major buffer,
+and the clones read other elements, past its end too (fuzz seed 31 p72: a v1 list of two rows of
+the input after an indexed write through its transpose; stock wrong, aot_eager right).  The
+computed tensor that owns the memory (dense, at storage offset 0) goes through
+``inductor_force_stride_order`` right after it is made, and every user reads the result."""
 from __future__ import annotations
 
 from typing import List, Optional
@@ -33,7 +45,8 @@ from torch.fx.passes.shape_prop import _extract_tensor_metadata
 from torch._prims_common import is_non_overlapping_and_dense_or_false, make_contiguous_strides_for
 
 from rewrite.analysis.semantics import layout_maps
-from rewrite.analysis.facts.fake import meta_key
+from rewrite.analysis.facts import functionalized
+from rewrite.analysis.facts.fake import fake_value, meta_key
 
 _COND = torch.ops.higher_order.cond
 _FORCE = inductor_prims.force_stride_order
@@ -113,7 +126,12 @@ def _cond_values(node: fx.Node):
     return None
 
 
-def require_cond_operand_layouts(gm: fx.GraphModule) -> List[str]:
+def require_operand_layouts(gm: fx.GraphModule) -> List[str]:
+    """Both steps on ``gm``'s graph; one line per tensor laid out."""
+    return _require_cond_operand_layouts(gm) + _require_written_memory_layouts(gm)
+
+
+def _require_cond_operand_layouts(gm: fx.GraphModule) -> List[str]:
     """Give each computed tensor operand of each ``cond`` of ``gm``'s graph the layout its fake
     value names; returns one line per operand.  (Inductor runs the post-grad passes on each
     subgraph itself, so the ``cond``s inside a branch or a loop body get theirs there.)"""
@@ -130,4 +148,40 @@ def require_cond_operand_layouts(gm: fx.GraphModule) -> List[str]:
             cond.args = fx.node.map_arg(cond.args, lambda a: node if a is value else a)
             cond.kwargs = fx.node.map_arg(cond.kwargs, lambda a: node if a is value else a)
             notes.append(_note(cond, value, node))
+    return notes
+
+
+def _written_memory_roots(call: fx.Node) -> List[fx.Node]:
+    """The nodes owning the memory a custom op's functionalized call writes (v1: its written
+    arguments; v2: its bases), computed in the graph and dense from storage offset 0."""
+    if not (functionalized.is_any_functionalized_call(call)):
+        return []
+    roots = []
+    for m in functionalized.written_memory(call):
+        root = layout_maps.chain_to(m)[0]
+        val = fake_value(root)
+        if (root.op == "call_function" and root.target is not _FORCE and isinstance(val, torch.Tensor)
+                and layout_maps.fills_its_storage(val) and root not in roots):
+            roots.append(root)
+    return roots
+
+
+def _require_written_memory_layouts(gm: fx.GraphModule) -> List[str]:
+    """Lay out as its fake value says each computed tensor whose memory a functionalized call of
+    a custom op writes (see the module docstring)."""
+    graph, key, notes, done = gm.graph, meta_key(gm.graph), [], set()
+    for call in list(graph.nodes):
+        for root in _written_memory_roots(call):
+            if root in done:
+                continue
+            done.add(root)
+            val = root.meta.get(key)
+            with graph.inserting_before(root.next):
+                strides = _strides(graph, root, val, key)
+                node = graph.call_function(_FORCE, (root, strides))
+            made = {node, *(s for s in strides if isinstance(s, fx.Node))}
+            root.replace_all_uses_with(node, delete_user_cb=lambda u: u not in made)
+            _new_meta(node, root, key, val)
+            notes.append(f"{call.name}: {root.name}, whose memory it writes, is laid out with its own strides; "
+                         f"Inductor's decomposition of the call addresses that memory by as_strided")
     return notes
