@@ -277,6 +277,9 @@ class RuleSet:
         report.left_to_reference.extend(st.left_to_reference)
         for key, value in st.seconds.items():
             report.seconds[key] = report.seconds.get(key, 0.0) + value
+        lost = st.left_to_inductor and reinplace.storage_addressed_write_lost(graph, st.facts.simulation(), subgraph)
+        if stage in S.POST_GRAD and lost:
+            raise EarlierPassError(f"{label}: {lost}")
         if stage in S.POST_GRAD and st.legality is not None and not st.left_to_inductor:
             with _timed(report.seconds, "earlier_passes"):
                 self._repair_earlier_passes(st, report)

@@ -147,6 +147,22 @@ def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] =
     return sim
 
 
+def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: bool = False) -> str:
+    """Why the compiled program would lose what an ``as_strided_scatter`` wrote ("" if none).
+    Such a scatter over an input at a storage offset (``lm.functional_reading_differs``) means
+    what the program does only where Inductor writes it in place; where its reinplacing would
+    not (the input is read after the scatter), Inductor writes through a clone of the input, at
+    other elements (fuzz seed 0 p2559: stock Inductor and the eager base wrong, aot_eager right).
+    ``operands``: the graph is a higher-order op's function (its inputs are its operands)."""
+    for node in graph.nodes:
+        if lm.is_as_strided_scatter(node) and node not in sim.decisions:
+            why = lm.functional_reading_differs(node, inputs_are_operands=operands)
+            if why:
+                return (f"Inductor's reinplacing would not write `{node.name}` in place, and its functional form "
+                        f"writes other elements than the program did: {why}")
+    return ""
+
+
 def _map_generalized(scatter_users, original_of) -> Dict[fx.Node, List[fx.Node]]:
     """Which original view scatters each ``_generalized_scatter`` of the copy stands for (a
     chain of scatters through views of one base becomes one)."""
