@@ -50,3 +50,52 @@ def test_clone_called_through_its_op_packet_is_a_clone():
     clone.target = torch.ops.aten.clone
     terms = Terms()
     assert observe_graph(gm.graph, terms) == observe_graph(packet.graph, terms)
+
+
+def _dtype_view_graph():
+    def f(x):
+        y = x * 2
+        return y.view(torch.int32).add(1)
+
+    return post_grad(f, torch.arange(6.0))
+
+
+def test_an_unknown_view_is_the_same_term_whatever_its_source_is_called():
+    """A dtype view (its map is unknown) of the same value reached under another name: the
+    simulation of Inductor's reinplacing rewires a read of a call's new value to the memory
+    the call wrote in place (fuzz seed 0 p2814)."""
+    gm = _dtype_view_graph()
+    renamed = copy.deepcopy(gm)
+    [mul] = [n for n in renamed.graph.nodes if n.target is torch.ops.aten.mul.Tensor]
+    mul.name = "renamed_mul"
+    terms = Terms()
+    assert observe_graph(gm.graph, terms) == observe_graph(renamed.graph, terms)
+
+
+def test_an_unknown_view_through_an_in_place_result_is_the_view_of_the_written_value():
+    """``view.dtype(index_put_(m, ...))`` views ``m`` itself: the same term as the view of the
+    functional ``index_put`` whose value ``m`` then holds."""
+    def functional(x):
+        y = (x * 2).index_put([torch.tensor([1])], torch.tensor(5.0))
+        return y.view(torch.int32).add(1)
+
+    def in_place(x):
+        y = x * 2
+        y.index_put_([torch.tensor([1])], torch.tensor(5.0))
+        return y.view(torch.int32).add(1)
+
+    a, b = post_grad(functional, torch.arange(6.0)), post_grad(in_place, torch.arange(6.0))
+    [put] = [n for n in b.graph.nodes if n.target is torch.ops.aten.index_put.default]
+    put.target = torch.ops.aten.index_put_.default        # what Inductor's reinplacing makes of it
+    terms = Terms()
+    assert observe_graph(a.graph, terms) == observe_graph(b.graph, terms)
+
+
+def test_unknown_views_by_other_paths_are_other_terms():
+    def f(x):
+        return x[:4].view(torch.int32).add(1), x[2:].view(torch.int32).add(1)
+
+    gm = post_grad(f, torch.arange(6.0))
+    terms = Terms()
+    out = observe_graph(gm.graph, terms).outputs
+    assert out[0] != out[1]

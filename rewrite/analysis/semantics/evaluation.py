@@ -15,7 +15,7 @@ from rewrite.analysis.semantics import layout_maps as lm
 from rewrite.analysis.facts import functionalized, op_facts
 from rewrite.analysis.semantics import repeats
 from rewrite.analysis.facts.fake import fake_value
-from rewrite.analysis.semantics.terms import Algebra, Terms, _const_key
+from rewrite.analysis.semantics.terms import Algebra, Terms, _const_key, path_key
 from rewrite.analysis.semantics.aliases import AliasIndex, GraphView
 
 
@@ -82,7 +82,10 @@ class Evaluator:
             content = state.values[root]
         else:
             content = self.leaf(root, at, state)
-        return self.alg.strided(content, self.index.map(node, state.view), steps, like, fallback=node)
+        m = self.index.map(node, state.view)
+        fallback = node if m is not None or not steps else \
+            path_key(steps, state.view.args if state.view is not None else (lambda n: (n.args, n.kwargs)))
+        return self.alg.strided(content, m, steps, like, fallback=fallback)
 
     def _content_for(self, state: _State, root: fx.Node, steps: Sequence[fx.Node]) -> int:
         """Current content of ``root``'s memory as seen through ``steps``: a read through the
