@@ -300,20 +300,33 @@ def test_dependency_that_misses_a_mutation_fails_loudly(tmp_path):
         rs.apply(gm, graph_kind="dynamo")
 
 
+def _loop_writing_its_capture(a):
+    def cond(i):
+        return i < 2
+
+    def body(i):
+        a.add_(1.0)
+        return (i + 1,)
+
+    return torch.while_loop(cond, body, (torch.zeros((), dtype=torch.int64),))
+
+
+def _refused_dependency(tmp_path, fallback: str):
+    """A loop dependency whose action (a cond's) cannot apply to a while_loop, with ``fallback``."""
+    return load(tmp_path, f"""
+        dependency half
+          on       w = higher_order.while_loop(cond_fn, body_fn, carried, captured, ...)
+          mutates  captured[i] when i == 0
+          order    copy_back(captured[i]) after w
+          via      return_from_branches(w)
+          fallback {fallback}
+        """)
+
+
 def test_dependency_with_compiler_fallback_leaves_the_op(tmp_path):
     """`fallback compiler`: the same refused rewrite leaves the graph as it was, and says so."""
-    def f(a):
-        def cond(i):
-            return i < 2
-
-        def body(i):
-            a.add_(1.0)
-            return (i + 1,)
-
-        return torch.while_loop(cond, body, (torch.zeros((), dtype=torch.int64),))
-
     with torch.inference_mode():
-        gm = dynamo_graph(f, torch.zeros(2))
+        gm = dynamo_graph(_loop_writing_its_capture, torch.zeros(2))
     before = gm.code
     rs = load(tmp_path, """
         dependency none_of_them
@@ -326,45 +339,19 @@ def test_dependency_with_compiler_fallback_leaves_the_op(tmp_path):
     # i == 5 selects no captured tensor: the dependency stops at `where`, nothing to fall back from
     report = rs.apply(gm, graph_kind="dynamo")
     assert [c.stopped_at for c in report.candidates] == ["where"]
-    rs = load(tmp_path, """
-        dependency half
-          on       w = higher_order.while_loop(cond_fn, body_fn, carried, captured, ...)
-          mutates  captured[i] when i == 0
-          order    copy_back(captured[i]) after w
-          via      return_from_branches(w)
-          fallback compiler
-        """)
-    report = rs.apply(gm, graph_kind="dynamo")
+    report = _refused_dependency(tmp_path, "compiler").apply(gm, graph_kind="dynamo")
     (c,) = report.candidates
     assert c.stopped_at == "rewrite" and "left to the compiler (fallback compiler)" in c.reason
-    assert gm.code == before
+    assert not report.left_to_reference and gm.code == before
 
 
 def test_dependency_with_reference_fallback_records_why(tmp_path):
     """`fallback reference`: the refused rewrite leaves the graph as it was, like `compiler`, and
     the report names the dependency (the Inductor base then compiles the graph with aot_eager)."""
-    def f(a):
-        def cond(i):
-            return i < 2
-
-        def body(i):
-            a.add_(1.0)
-            return (i + 1,)
-
-        return torch.while_loop(cond, body, (torch.zeros((), dtype=torch.int64),))
-
     with torch.inference_mode():
-        gm = dynamo_graph(f, torch.zeros(2))
+        gm = dynamo_graph(_loop_writing_its_capture, torch.zeros(2))
     before = gm.code
-    rs = load(tmp_path, """
-        dependency half
-          on       w = higher_order.while_loop(cond_fn, body_fn, carried, captured, ...)
-          mutates  captured[i] when i == 0
-          order    copy_back(captured[i]) after w
-          via      return_from_branches(w)
-          fallback reference
-        """)
-    report = rs.apply(gm, graph_kind="dynamo")
+    report = _refused_dependency(tmp_path, "reference").apply(gm, graph_kind="dynamo")
     (c,) = report.candidates
     assert c.stopped_at == "rewrite" and "left to torch's reference pipeline (fallback reference)" in c.reason
     assert len(report.left_to_reference) == 1 and report.left_to_reference[0].startswith("dependency half @ ")
