@@ -209,11 +209,13 @@ class Editor:
                 n for name in functionalized.written_names(op) if isinstance(kwargs.get(name), (list, tuple))
                 for n in mutation.nodes_in(kwargs[name])]
 
+        exact = functionalized.is_functionalized_hop_v2(call)     # as GraphFacts.operands_overlap_write
+
         def private(value):
             if isinstance(value, (list, tuple)):
                 return type(value)(private(v) for v in value)
             if isinstance(value, fx.Node) and fake_value(value) is not None \
-                    and any(value is w or facts.may_overlap(value, w) for w in written):
+                    and any(value is w or (not exact and facts.may_overlap(value, w)) for w in written):
                 if value not in copies:
                     copies[value] = self.copy_of(value, before=call)
                 return copies[value]

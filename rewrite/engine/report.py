@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
+import torch
 import torch.fx as fx
 
 from rewrite.analysis.facts import op_facts
@@ -209,3 +210,18 @@ def _bytes(n) -> str:
 
 
 __all__ = ["Candidate", "CopyComparison", "GraphSnapshot", "NodeInfo", "Report", "STEPS", "log", "trace_log"]
+
+
+def count_ops(graph: fx.Graph) -> Dict[str, int]:
+    """Calls per op, keyed by the overload's full name (``aten.add.Tensor``) where there is one
+    (``rewrite.testing.checks.op_count`` sums the overloads of a packet)."""
+    counts: Dict[str, int] = {}
+    for n in graph.nodes:
+        if n.op == "call_function":
+            key = str(n.target) if isinstance(n.target, torch._ops.OpOverload) else op_display_name(n.target)
+        elif n.op == "call_method":
+            key = f"Tensor.{n.target}"
+        else:
+            continue
+        counts[key] = counts.get(key, 0) + 1
+    return counts

@@ -38,7 +38,7 @@ from rewrite.engine import compiler
 from rewrite.engine.cache_key import cache_key
 from rewrite.engine.context import Context
 from rewrite.engine.errors import ActionError, EvalError
-from rewrite.engine.report import Candidate, CopyComparison, GraphSnapshot, Report, log, trace_log
+from rewrite.engine.report import Candidate, CopyComparison, GraphSnapshot, Report, count_ops, log, trace_log
 from rewrite.engine.transaction import Snapshot, Transaction
 from rewrite.engine.value_copies import VALUE_KEEPING_ACTIONS, only_copies_values
 from rewrite.lang.loader import load as load_rules
@@ -277,8 +277,9 @@ class RuleSet:
         report.left_to_reference.extend(st.left_to_reference)
         for key, value in st.seconds.items():
             report.seconds[key] = report.seconds.get(key, 0.0) + value
-        lost = st.left_to_inductor and reinplace.storage_addressed_write_lost(graph, st.facts.simulation(), subgraph)
-        if stage in S.POST_GRAD and lost:
+        lost = stage in S.POST_GRAD and st.left_to_inductor and \
+            reinplace.storage_addressed_write_lost(graph, st.facts.simulation(), subgraph)
+        if lost:
             raise EarlierPassError(f"{label}: {lost}")
         if stage in S.POST_GRAD and st.legality is not None and not st.left_to_inductor:
             with _timed(report.seconds, "earlier_passes"):
@@ -675,21 +676,6 @@ def graph_fingerprint(graph: fx.Graph) -> int:
 
     return hash(tuple((n.op, n.target if n.op == "call_function" else str(n.target), shape(n.args), shape(n.kwargs))
                       for n in graph.nodes))
-
-
-def count_ops(graph: fx.Graph) -> Dict[str, int]:
-    """Calls per op, keyed by the overload's full name (``aten.add.Tensor``) where there is one
-    (``rewrite.testing.checks.op_count`` sums the overloads of a packet)."""
-    counts: Dict[str, int] = {}
-    for n in graph.nodes:
-        if n.op == "call_function":
-            key = str(n.target) if isinstance(n.target, torch._ops.OpOverload) else op_display_name(n.target)
-        elif n.op == "call_method":
-            key = f"Tensor.{n.target}"
-        else:
-            continue
-        counts[key] = counts.get(key, 0) + 1
-    return counts
 
 
 def _keeps_values(rule: compiler.CompiledRule) -> bool:

@@ -388,6 +388,10 @@ class _Checker:
                               hint="write `fallback error` (stop compiling, the default), `fallback compiler` "
                                    "(leave the op to the compiler's own handling) or `fallback reference` "
                                    "(compile the graph with torch's aot_eager)"))
+        elif dep.fallback is not None and dep.fallback.mode == "reference" and any(s != "dynamo" for s in self._stages):
+            self.report(error("`fallback reference` needs stage dynamo: the backend decides how to compile a graph "
+                              "after its Dynamo stage", dep.fallback.span,
+                              hint="write `stage dynamo`, or `fallback compiler`/`fallback error`"))
 
     # ---------------------------------------------------------------- rewrite steps
     def action(self, call: A.Call, scope: Scope, section: str) -> None:

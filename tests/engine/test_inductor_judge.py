@@ -52,6 +52,21 @@ def test_clone_called_through_its_op_packet_is_a_clone():
     assert observe_graph(gm.graph, terms) == observe_graph(packet.graph, terms)
 
 
+def output_terms(gm):
+    """The term of each output tensor of ``gm``, in order."""
+    found = []
+
+    def walk(x):
+        if isinstance(x, tuple) and len(x) == 2 and x[0] == "t" and isinstance(x[1], int):
+            found.append(x[1])
+        elif isinstance(x, tuple):
+            for y in x:
+                walk(y)
+
+    walk(observe_graph(gm.graph, Terms()).outputs)
+    return found
+
+
 def _dtype_view_graph():
     def f(x):
         y = x * 2
@@ -96,6 +111,21 @@ def test_unknown_views_by_other_paths_are_other_terms():
         return x[:4].view(torch.int32).add(1), x[2:].view(torch.int32).add(1)
 
     gm = post_grad(f, torch.arange(6.0))
-    terms = Terms()
-    out = observe_graph(gm.graph, terms).outputs
-    assert out[0] != out[1]
+    first, second = output_terms(gm)
+    assert first != second
+
+
+def test_as_strided_over_equal_values_laid_out_otherwise_are_other_terms():
+    """``as_strided`` reads storage addresses: over two tensors of the same value laid out
+    otherwise (an input transposed in its storage, its channels-last clone) it reads other
+    elements, so its unknown view keeps the root's layout in its key."""
+    def f(x):
+        y = x.clone(memory_format=torch.channels_last)
+        return x.as_strided((4,), (1,), 0) + 1, y.as_strided((4,), (1,), 0) + 1
+
+    x = torch.arange(16.0).reshape(1, 2, 2, 4).transpose(2, 3)
+    gm = post_grad(f, x)
+    first, second = output_terms(gm)
+    assert first != second
+    want = f(x)
+    assert not torch.equal(want[0], want[1])          # the program's values differ indeed

@@ -67,11 +67,18 @@ def test_dependency_fallback(write):
     text = ("dependency d\n  on w = higher_order.while_loop(c, body, carried, captured, ...)\n"
             "  mutates captured[i] when mutated(body, captured[i])\n"
             "  order copy_back(captured[i]) after w\n  via thread_as_carried(w)\n")
-    for mode in ("error", "compiler"):
+    for mode in ("error", "compiler", "reference"):
         assert collect(write(f"{mode}.rules", text + f"  fallback {mode}\n")).diagnostics == []
     errors = collect(write("bad.rules", text + "  fallback ignore\n")).errors
     assert [d.message for d in errors] == ["unknown fallback 'ignore'"]
-    assert "fallback compiler" in errors[0].hint and "fallback reference" in errors[0].hint and (errors[0].span.line, errors[0].span.col) == (6, 3)
+    assert "fallback compiler" in errors[0].hint and "fallback reference" in errors[0].hint
+    assert (errors[0].span.line, errors[0].span.col) == (6, 3)
+    # the backend reads `reference` from the Dynamo stage's report only
+    late = text.replace("dependency d\n", "dependency d\n  stage post_grad\n").replace("thread_as_carried(w)", "materialize(w)")
+    assert collect(write("late_compiler.rules", late + "  fallback compiler\n")).diagnostics == []
+    errors = collect(write("late.rules", late + "  fallback reference\n")).errors
+    assert [d.message for d in errors] == ["`fallback reference` needs stage dynamo: the backend decides how to compile "
+                                           "a graph after its Dynamo stage"]
 
 
 def test_node_or_none_is_a_node_after_is_not_none_in_the_same_and(write):

@@ -212,17 +212,18 @@ def _written_regions(node: fx.Node, in_place: List[object]) -> List[Tuple[object
         if _storage(base) is None:
             continue
         mine = [i for i in infos if getattr(i, "base_index", None) == key]
-        regions_of_key = [_view_region(i, bases_like) for i in mine] or [None]
+        regions_of_key = [_view_region(i, bases_like, _storage(base)) for i in mine] or [None]
         out.extend((_storage(base), base.name, r) for r in regions_of_key)
     return out
 
 
-def _view_region(info, bases_like):
+def _view_region(info, bases_like, storage):
+    """The region of the view ``info`` regenerates, in the base's ``storage`` (None: unknown)."""
     try:
         like, _ = layout_maps.v2_view(info, bases_like)
     except Exception:  # noqa: BLE001
         return None
-    return None if like is None else region_of_tensor(like, default_storage_key(like))
+    return None if like is None else region_of_tensor(like, storage)
 
 
 def _region(n: fx.Node):

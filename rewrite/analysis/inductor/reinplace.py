@@ -153,9 +153,10 @@ def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: boo
     what the program does only where Inductor writes it in place; where its reinplacing would
     not (the input is read after the scatter), Inductor writes through a clone of the input, at
     other elements (fuzz seed 0 p2559: stock Inductor and the eager base wrong, aot_eager right).
+    A simulation that failed decides nothing: the write counts as lost.
     ``operands``: the graph is a higher-order op's function (its inputs are its operands)."""
     for node in graph.nodes:
-        if lm.is_as_strided_scatter(node) and node not in sim.decisions:
+        if lm.is_as_strided_scatter(node) and (node not in sim.decisions or sim.error):
             why = lm.functional_reading_differs(node, inputs_are_operands=operands)
             if why:
                 return (f"Inductor's reinplacing would not write `{node.name}` in place, and its functional form "

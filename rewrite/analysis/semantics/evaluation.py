@@ -5,6 +5,7 @@ contents, event by event.
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
@@ -15,8 +16,48 @@ from rewrite.analysis.semantics import layout_maps as lm
 from rewrite.analysis.facts import functionalized, op_facts
 from rewrite.analysis.semantics import repeats
 from rewrite.analysis.facts.fake import fake_value
-from rewrite.analysis.semantics.terms import Algebra, Terms, _const_key, path_key
+from rewrite.analysis.semantics.terms import Algebra, Terms, _arg_key, _const_key
 from rewrite.analysis.semantics.aliases import AliasIndex, GraphView
+
+
+def _same_tensor(step: fx.Node, args) -> bool:
+    """``step`` returns the tensor it writes, laid out as it was (``index_put_``, ``copy_``; not
+    ``t_``, whose fake value says otherwise)."""
+    if not (op_facts.returns_written(step.target) and args and isinstance(args[0], fx.Node)):
+        return False
+    if op_facts.written_argument_positions(step.target)[:1] != (0,):
+        return False
+    a, b = fake_value(step), fake_value(args[0])
+    return (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.dtype == b.dtype
+            and lm.shape_key(a.shape) == lm.shape_key(b.shape) and lm.shape_key(a.stride()) == lm.shape_key(b.stride())
+            and lm.dim_key(a.storage_offset()) == lm.dim_key(b.storage_offset()))
+
+
+def path_key(root: fx.Node, steps: Sequence[fx.Node], args_of) -> tuple:
+    """The key of a view whose map is unknown, reached from ``root`` by the view ops ``steps``
+    (``args_of(step)``: its ``(args, kwargs)``): each step's op and arguments but the tensor it
+    views, whose value the term's base already is, and, where a step addresses storage
+    (``as_strided``), the root's dtype and layout, which decide what those addresses hold.  The
+    tensor it views is not named: a read rewired from a call's new value to the memory the call
+    wrote in place views the same value by the same path (fuzz seed 0 p2814: a dtype view of a
+    v2 call's new base, in the simulation of Inductor's reinplacing).  (Other tensor and symbolic
+    arguments are still keyed by name: conservative.)"""
+    def op(node):
+        args, kwargs = args_of(node)
+        return (str(node.target), _arg_key(tuple(args[1:])), tuple(sorted((k, _arg_key(v)) for k, v in kwargs.items())))
+
+    out = []
+    for step in steps:
+        if _same_tensor(step, args_of(step)[0]):
+            continue                                # an in-place op's result: its argument itself
+        if step.target is operator.getitem and isinstance(args_of(step)[0][0], fx.Node):
+            out.append(op(args_of(step)[0][0]))     # an item of a view list: the op that made the list
+        out.append(op(step))
+    if any(lm.is_as_strided_read(s) for s in steps):
+        val = fake_value(root)
+        layout = lm.map_of_tensor(val) if isinstance(val, torch.Tensor) else None
+        out.append(("root", str(getattr(val, "dtype", None)), layout if layout is not None else ("node", root.name)))
+    return ("path",) + tuple(out)
 
 
 # --------------------------------------------------------------------------- one view of a graph
@@ -83,8 +124,7 @@ class Evaluator:
         else:
             content = self.leaf(root, at, state)
         m = self.index.map(node, state.view)
-        fallback = node if m is not None or not steps else \
-            path_key(steps, state.view.args if state.view is not None else (lambda n: (n.args, n.kwargs)))
+        fallback = path_key(root, steps, state.view.args) if m is None and steps else node
         return self.alg.strided(content, m, steps, like, fallback=fallback)
 
     def _content_for(self, state: _State, root: fx.Node, steps: Sequence[fx.Node]) -> int:

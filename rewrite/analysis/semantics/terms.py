@@ -12,14 +12,11 @@ never accept a wrong one.
 """
 from __future__ import annotations
 
-import operator
 from typing import Dict, List, Optional, Sequence
 
 import torch
 import torch.fx as fx
 
-from rewrite.analysis.facts import op_facts
-from rewrite.analysis.facts.fake import fake_value
 from rewrite.analysis.semantics import layout_maps as lm
 from rewrite.analysis.semantics import overlap
 from rewrite.analysis.semantics import regions
@@ -94,40 +91,6 @@ def _fallback_key(fallback: object) -> object:
         return fallback
     return ("node", fallback.name, str(fallback.target), _arg_key(fallback.args),
             tuple(sorted((k, _arg_key(v)) for k, v in fallback.kwargs.items())))
-
-
-def _same_tensor(step: fx.Node, args) -> bool:
-    """``step`` returns the tensor it writes, laid out as it was (``index_put_``, ``copy_``; not
-    ``t_``, whose fake value says otherwise)."""
-    if not (op_facts.returns_written(step.target) and args and isinstance(args[0], fx.Node)):
-        return False
-    if op_facts.written_argument_positions(step.target)[:1] != (0,):
-        return False
-    a, b = fake_value(step), fake_value(args[0])
-    return (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.dtype == b.dtype
-            and lm.shape_key(a.shape) == lm.shape_key(b.shape) and lm.shape_key(a.stride()) == lm.shape_key(b.stride())
-            and lm.dim_key(a.storage_offset()) == lm.dim_key(b.storage_offset()))
-
-
-def path_key(steps: Sequence[fx.Node], args_of) -> tuple:
-    """The key of a view whose map is unknown, reached from its root by the view ops ``steps``
-    (``args_of(step)``: its ``(args, kwargs)``): each step's op and arguments but the tensor it
-    views, whose value the term's base already is.  No node names: a read rewired from a call's
-    new value to the memory the call wrote in place views the same value by the same path
-    (fuzz seed 0 p2814: a dtype view of a v2 call's new base, in the simulation of Inductor's
-    reinplacing)."""
-    def op(node):
-        args, kwargs = args_of(node)
-        return (str(node.target), _arg_key(tuple(args[1:])), tuple(sorted((k, _arg_key(v)) for k, v in kwargs.items())))
-
-    out = []
-    for step in steps:
-        if _same_tensor(step, args_of(step)[0]):
-            continue                                # an in-place op's result: its argument itself
-        if step.target is operator.getitem and isinstance(args_of(step)[0][0], fx.Node):
-            out.append(op(args_of(step)[0][0]))     # an item of a view list: the op that made the list
-        out.append(op(step))
-    return ("path",) + tuple(out)
 
 
 class Algebra:
