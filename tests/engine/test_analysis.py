@@ -29,6 +29,20 @@ def test_views_of_an_input_share_its_storage_and_computed_values_do_not():
     assert view_source(sl) is field
 
 
+def test_tensor_attributes_that_view_are_views_in_a_dynamo_graph():
+    """Dynamo records ``x.mT`` as ``getattr(x, "mT")`` (fuzz seed 37 p172: the while_loop
+    dependency took ``x`` and ``x.mT[:, 2]`` for aliased inputs)."""
+    def f(x):
+        return x.mT[:, 2].sum() + x.T.sum() + x.shape[0]
+
+    gm = dynamo_graph(f, torch.zeros(5, 4))
+    [x] = placeholders(gm)
+    attrs = [n for n in gm.graph.nodes if n.op == "call_function" and n.target is getattr]
+    assert {a.args[1] for a in attrs} >= {"mT", "T"}
+    assert all(view_source(a) is x for a in attrs if a.args[1] in ("mT", "T"))
+    assert all(view_source(a) is None for a in attrs if a.args[1] not in ("mT", "T", "H", "mH", "real", "imag"))
+
+
 def test_copy_back_epilogue_found_for_the_mutated_input_only():
     gm = case2_graph()
     facts = GraphFacts(gm.graph)

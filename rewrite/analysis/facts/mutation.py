@@ -89,6 +89,10 @@ def is_copy(node: fx.Node) -> bool:
     return node.op == "call_method" and node.target == "copy_"
 
 
+#: Tensor attributes that are views of the tensor (Dynamo records ``x.mT`` as ``getattr``).
+_VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})
+
+
 def view_source(node: fx.Node) -> Optional[fx.Node]:
     """The operand this node's result is a view of, or None."""
     if node.op == "call_function":
@@ -103,6 +107,9 @@ def view_source(node: fx.Node) -> Optional[fx.Node]:
             val = node.args[0].meta.get("example_value", node.args[0].meta.get("val"))
             if isinstance(val, torch.Tensor) and _basic_index(node.args[1]):
                 return node.args[0]
+        if node.target is getattr and len(node.args) == 2 and node.args[1] in _VIEW_ATTRIBUTES \
+                and isinstance(node.args[0], fx.Node):
+            return node.args[0]          # Dynamo records `x.mT` as getattr(x, "mT") (fuzz seed 37 p172)
         return None
     if node.op == "call_method" and node.target in _VIEW_METHODS:
         src = node.args[0]
