@@ -537,15 +537,10 @@ def _as_strided_bases(call) -> set:
     from torch._higher_order_ops.auto_functionalize import AsStridedViewInfo
 
     try:
-        views = functionalized.v2_views(call)
+        infos = functionalized.v2_view_infos(call)
     except Exception:  # noqa: BLE001 - views not known: every base counts
         return set(range(len(call.kwargs.get("_all_bases") or ())))
-    out = set()
-    for info in views.values():
-        for i in (info if isinstance(info, list) else [info]):
-            if isinstance(i, AsStridedViewInfo):
-                out.add(i.base_index)
-    return out
+    return {i.base_index for i in infos if isinstance(i, AsStridedViewInfo)}
 
 
 def _result_is_as_strided_base(call) -> bool:

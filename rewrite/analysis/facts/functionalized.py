@@ -63,6 +63,13 @@ def v2_views(node: fx.Node) -> Dict[str, object]:
     return read_view_information_from_args(names, types, kwargs, bases)
 
 
+def v2_view_infos(node: fx.Node) -> list:
+    """Every ``ViewInfo`` of a v2 call's written arguments, lists flattened (raises where the
+    call's view metadata cannot be read)."""
+    return [i for info in v2_views(node).values()
+            for i in (info if isinstance(info, (list, tuple)) else [info]) if i is not None]
+
+
 def wrapped_schema(node: fx.Node):
     """The wrapped op's schema (a higher-order op's travels as ``_op_schema``); None when
     there is none to read."""

@@ -26,7 +26,7 @@ from rewrite.analysis.facts import functionalized
 from rewrite.analysis.facts.fake import fake_value
 from rewrite.analysis.facts.mutation import nodes_in
 from rewrite.analysis.semantics import layout_maps, overlap
-from rewrite.analysis.semantics.regions import default_storage_key, region_of_tensor
+from rewrite.analysis.semantics.regions import default_storage_key, region_of_node, region_of_tensor
 
 AUTO_FUNCTIONALIZED = (torch.ops.higher_order.auto_functionalized, torch.ops.higher_order.auto_functionalized_v2)
 _ONLY_CLONE = "only_clone_these_tensors"
@@ -182,7 +182,7 @@ def _reads_written_memory(node: fx.Node, in_place: List[object]) -> str:
             hits = [(w, region) for key, w, region in written if key == s]
             if not hits:
                 continue
-            read = _region(n)
+            read = region_of_node(n)
             for w, region in hits:
                 if read is None or region is None or overlap.may_overlap(read, region):
                     return (f"{node.name} reads {n.name} ({name}), which lives in the memory of {w}, "
@@ -198,15 +198,14 @@ def _written_regions(node: fx.Node, in_place: List[object]) -> List[Tuple[object
         for key in in_place:
             for n in operand_memory(node, key):
                 if _storage(n) is not None:
-                    out.append((_storage(n), n.name, _region(n)))
+                    out.append((_storage(n), n.name, region_of_node(n)))
         return out
     bases = node.kwargs.get("_all_bases") or ()
     bases_like = [fake_value(b) if isinstance(b, fx.Node) else None for b in bases]
     try:
-        views = functionalized.v2_views(node)
+        infos = functionalized.v2_view_infos(node)
     except Exception:  # noqa: BLE001 - metadata not understood: the whole bases count
-        views = {}
-    infos = [i for v in views.values() for i in (v if isinstance(v, (list, tuple)) else [v]) if i is not None]
+        infos = []
     for key in in_place:
         base = bases[key]
         if _storage(base) is None:
@@ -224,16 +223,6 @@ def _view_region(info, bases_like, storage):
     except Exception:  # noqa: BLE001
         return None
     return None if like is None else region_of_tensor(like, storage)
-
-
-def _region(n: fx.Node):
-    val = fake_value(n)
-    if not isinstance(val, torch.Tensor):
-        return None
-    try:
-        return region_of_tensor(val, default_storage_key(val))
-    except Exception:  # noqa: BLE001
-        return None
 
 
 def _storage(n: fx.Node):

@@ -84,7 +84,8 @@ def _strides(graph: fx.Graph, source: fx.Node, forced: torch.Tensor, key: str) -
 
 
 def _force(graph: fx.Graph, user: fx.Node, value: fx.Node, key: str, viewed: bool) -> Optional[fx.Node]:
-    """The node to give ``user`` (a ``cond``) instead of ``value``; None to leave it."""
+    """The node to give ``user`` (a ``cond``, or the node after ``value``) instead of ``value``,
+    inserted before ``user``; None to leave it."""
     val = value.meta.get(key)
     if not isinstance(val, torch.Tensor) or value.target is _FORCE or _rooted_in_input(value):
         return None
@@ -175,13 +176,11 @@ def _require_written_memory_layouts(gm: fx.GraphModule) -> List[str]:
             if root in done:
                 continue
             done.add(root)
-            val = root.meta.get(key)
-            with graph.inserting_before(root.next):
-                strides = _strides(graph, root, val, key)
-                node = graph.call_function(_FORCE, (root, strides))
-            made = {node, *(s for s in strides if isinstance(s, fx.Node))}
+            node = _force(graph, root.next, root, key, viewed=True)      # right after it is made
+            if node is None:
+                continue
+            made = {node, *(s for s in node.args[1] if isinstance(s, fx.Node))}
             root.replace_all_uses_with(node, delete_user_cb=lambda u: u not in made)
-            _new_meta(node, root, key, val)
             notes.append(f"{call.name}: {root.name}, whose memory it writes, is laid out with its own strides; "
                          f"Inductor's decomposition of the call addresses that memory by as_strided")
     return notes

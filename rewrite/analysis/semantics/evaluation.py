@@ -29,8 +29,7 @@ def _same_tensor(step: fx.Node, args) -> bool:
         return False
     a, b = fake_value(step), fake_value(args[0])
     return (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.dtype == b.dtype
-            and lm.shape_key(a.shape) == lm.shape_key(b.shape) and lm.shape_key(a.stride()) == lm.shape_key(b.stride())
-            and lm.dim_key(a.storage_offset()) == lm.dim_key(b.storage_offset()))
+            and lm.map_of_tensor(a) == lm.map_of_tensor(b))
 
 
 def path_key(root: fx.Node, steps: Sequence[fx.Node], args_of) -> tuple:
