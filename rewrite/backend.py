@@ -40,9 +40,15 @@ from rewrite.stages import POST_GRAD
 
 BASES = ("inductor", "eager")
 #: What a backend does when compiling a graph fails past the Dynamo stage (an Inductor lowering
-#: or pass error, a stop of the engine's nets): run the graph with torch's ``aot_eager`` (no
-#: Inductor, no rules after the Dynamo stage; a warning says so), or raise.
-FALLBACKS = ("aot_eager", "error")
+#: or pass error, a stop of the engine's nets): run it with torch's reference (Dynamo's graph op
+#: by op; no Inductor, no rules after the Dynamo stage; a warning says so), or raise.
+#: ``"aot_eager"`` is the first name of ``"reference"``, still accepted.
+FALLBACKS = ("reference", "error", "aot_eager")
+#: What runs a graph that fell back: one a dependency left to torch's reference pipeline
+#: (``fallback reference``: AOTAutograd handles the op right, Inductor's lowering does not), and
+#: one whose compile failed (``RewriteBackend._fall_back`` says why not aot_eager).
+RUNS_WITH_AOT_EAGER = "aot_eager"
+RUNS_EAGERLY = "Dynamo's graph, eagerly"
 #: Reports a backend keeps (the oldest are dropped): a long-running process compiles many graphs.
 MAX_REPORTS = 256
 
@@ -156,7 +162,7 @@ class RewriteBackend:
 
     def __init__(self, rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
                  legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS,
-                 measure_copies: bool = False, snapshots: bool = False, fallback: str = "aot_eager"):
+                 measure_copies: bool = False, snapshots: bool = False, fallback: str = "reference"):
         if base not in BASES:
             raise ValueError(f"base must be one of {BASES}, not {base!r}")
         if fallback not in FALLBACKS:
@@ -164,7 +170,7 @@ class RewriteBackend:
         self._config = dict(rules=_rule_paths(rules), base=base, strict=strict, cache=cache, legality=legality,
                             keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies,
                             snapshots=snapshots, fallback=fallback)
-        self.fallback = fallback
+        self.fallback = "reference" if fallback == "aot_eager" else fallback
         self.measure_copies = measure_copies
         self.snapshots = snapshots
         self.rule_set = rules if isinstance(rules, RuleSet) else RuleSet.load(rules, strict=strict, legality=legality)
@@ -218,27 +224,33 @@ class RewriteBackend:
             return self._fall_back(gm, example_inputs, kind, error)
 
     def _fall_back(self, gm, example_inputs, kind: str, error: Exception):
-        """Compile ``gm`` with torch's ``aot_eager`` after the compile failed with ``error``: the
-        graph runs right, without the rules or Inductor, rather than not at all.  Where aot_eager
-        fails too, ``error`` is raised."""
+        """Run ``gm`` with torch's reference after the compile failed with ``error`` (or a
+        dependency left it to the reference: ``ReferenceFallback``): the graph runs right, without
+        the rules after the Dynamo stage or Inductor, rather than not at all.
+
+        A graph left to the reference compiles with ``aot_eager``: AOTAutograd handles its op
+        right.  A graph whose compile failed runs as Dynamo captured it, op by op (what torch's
+        ``eager`` backend does), not traced again: the failed attempt shared Dynamo's fake-tensor
+        mode and shape environment, and AOTAutograd's second trace of the same graph read what
+        it left there (fuzz seed 0 p3089: with static shapes the fake-tensor dispatch cache, with
+        dynamic ones the storage offsets of a v2 call's views came out relative to a fresh
+        buffer; the input ended wrong both times).  Where the reference fails too, ``error`` is
+        raised."""
         from torch._dynamo.backends.debugging import aot_eager
-        from torch._subclasses.fake_tensor import FakeTensorMode
 
         reason = _first_line(error)
-        # The failed compile left entries in the fake-tensor dispatch cache (global) that make
-        # aot_eager's trace of the same graph wrong (fuzz p3089: an input ends with other values
-        # on two of three calls; with the cache cleared, right).
-        FakeTensorMode.cache_clear()
-        try:
-            compiled = aot_eager(gm, example_inputs)
-        except Exception:
-            raise error from None
         if isinstance(error, ReferenceFallback):
+            try:
+                compiled = aot_eager(gm, example_inputs)
+            except Exception:
+                raise error from None
+            runs = RUNS_WITH_AOT_EAGER
             log.warning("%s; the %s graph runs with aot_eager (no Inductor, no rules after the Dynamo stage)", reason, kind)
         else:
-            log.warning("compiling the %s graph failed (%s); it runs with aot_eager instead (no Inductor, no rules after "
-                        "the Dynamo stage); make_backend(fallback=\"error\") raises", kind, reason)
-        self._log.add(Report(graph=kind, fallback=reason), kind, None)
+            compiled, runs = gm.forward, RUNS_EAGERLY
+            log.warning("compiling the %s graph failed (%s); it runs eagerly instead (Dynamo's graph op by op: no "
+                        "Inductor, no rules after the Dynamo stage); make_backend(fallback=\"error\") raises", kind, reason)
+        self._log.add(Report(graph=kind, fallback=reason, fallback_runs=runs), kind, None)
         return compiled
 
     def _warn_if_passes_off(self, patches: Dict[str, Any], mode: Optional[str]) -> None:
@@ -399,7 +411,7 @@ def _is_inference(example_inputs) -> bool:
 
 def make_backend(rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
                  legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS,
-                 measure_copies: bool = False, snapshots: bool = False, fallback: str = "aot_eager") -> RewriteBackend:
+                 measure_copies: bool = False, snapshots: bool = False, fallback: str = "reference") -> RewriteBackend:
     """A backend over ``rules`` (a rule file or folder, or a list of them; None = the shipped
     rules; [] = none).
 
@@ -413,9 +425,9 @@ def make_backend(rules=None, base: str = "inductor", strict: bool = False, cache
     ``before`` and ``after``, the graph as plain data before and after the rules (``rewrite
     explain`` draws them; ``REWRITE_LOG=info`` asks too); ``fallback`` is what a graph whose
     compile fails past the Dynamo stage gets (an Inductor lowering or pass error, a stop of the
-    engine's nets): ``"aot_eager"`` runs it with torch's aot_eager, no Inductor and no rules after
-    the Dynamo stage, with a warning and a report whose ``fallback`` names the error; ``"error"``
-    raises.  (The forward or inference graph, compiled in this call; a backward graph that
+    engine's nets): ``"reference"`` runs Dynamo's graph eagerly, op by op, no Inductor and no rules
+    after the Dynamo stage, with a warning and a report whose ``fallback`` names the error
+    (``"aot_eager"``, its first name, still says so); ``"error"`` raises.  (The forward or inference graph, compiled in this call; a backward graph that
     AOTAutograd compiles lazily at the first ``backward()`` still raises.)"""
     return RewriteBackend(rules, base=base, strict=strict, cache=cache, legality=legality,
                           keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies,
@@ -456,7 +468,7 @@ class _CallableModule(types.ModuleType):
 
     def __call__(self, rules=None, base: str = "inductor", strict: bool = False, cache: bool = True,
                  legality: bool = True, keep_graphs: bool = False, max_reports: int = MAX_REPORTS,
-                 measure_copies: bool = False, snapshots: bool = False, fallback: str = "aot_eager") -> RewriteBackend:
+                 measure_copies: bool = False, snapshots: bool = False, fallback: str = "reference") -> RewriteBackend:
         return make_backend(rules, base=base, strict=strict, cache=cache, legality=legality,
                             keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies,
                             snapshots=snapshots, fallback=fallback)

@@ -68,8 +68,8 @@ def test_warns_needs_its_text():
 
 
 def test_a_warns_line_on_one_base_holds_on_that_base_only(tmp_path):
-    line = parse_expect_line("warns: runs with aot_eager instead on inductor")
-    assert (line.subject, line.base) == ("runs with aot_eager instead", "inductor")
+    line = parse_expect_line("warns: runs eagerly instead on inductor")
+    assert (line.subject, line.base) == ("runs eagerly instead", "inductor")
     assert parse_expect_line("warns: left to the compiler").base is None
     result = run(tmp_path, "rejects: into_input at legality\nwarns: refused by the legality check on eager")
     assert result.status == "pass", result.details()

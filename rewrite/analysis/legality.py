@@ -44,7 +44,7 @@ class Legality:
         self.enabled = True
         #: the nodes whose arguments are storage addresses (few or none): what
         #: ``functional_reading_not_the_programs`` asks about, after every change
-        self.storage_addressed: List[fx.Node] = [n for n in graph.nodes if lm.addresses_storage(n)]
+        self.storage_addressed: List[fx.Node] = [n for n in graph.nodes if lm.storage_addressed_operands(n)]
         #: the graph is a higher-order op's function: its inputs are operands (loop state...), not
         #: the caller's tensors (``functional_reading_not_the_programs``)
         self.subgraph = subgraph
@@ -57,7 +57,7 @@ class Legality:
 
     def note_new_node(self, node: fx.Node) -> None:
         self.index.add(node)
-        if lm.addresses_storage(node):
+        if lm.storage_addressed_operands(node):
             self.storage_addressed.append(node)
         self.lowering.note_new_node(node)
 

@@ -28,8 +28,9 @@ import torch.fx as fx
 from rewrite import stages as S
 from rewrite.analysis.inductor import copies as copy_count
 from rewrite.analysis.inductor import earlier_passes, operand_layouts, subgraph_constants, symbolic_offsets
-from rewrite.analysis.inductor import reinplace
+from rewrite.analysis.inductor import functionalized_calls, reinplace
 from rewrite.analysis.facts import op_facts
+from rewrite.analysis.semantics import aliases
 from rewrite.analysis.graph_facts import GraphFacts, hop_subgraphs, subgraph_written_placeholders
 from rewrite.analysis.legality import Legality
 from rewrite.analysis.facts.op_facts import op_display_name
@@ -60,8 +61,9 @@ COPY_MEASURE_LIMIT = 20000
 
 
 class EarlierPassError(RuntimeError):
-    """What Inductor's passes before ours did to a graph changed what it computes, and could not
-    be repaired: compilation stops rather than produce a wrong program."""
+    """Inductor would compile the graph to something else than it computes (what its passes
+    before ours did, or what its reinplacing or scheduler will do after), and no rewrite repairs
+    it: compilation stops rather than produce a wrong program."""
 
 
 class ReferenceFallback(RuntimeError):
@@ -89,7 +91,8 @@ class _GraphState:
     spent: Dict[str, float] = field(default_factory=dict)
     disabled: Dict[str, str] = field(default_factory=dict)
     seconds: Dict[str, float] = field(default_factory=dict)   # time in the engine's own steps
-    #: Why the legality check cannot read this graph (``Legality.functional_reading_differs``):
+    #: Why the legality check cannot read this graph (``Legality.functional_reading_differs``,
+    #: ``aliases.shared_inputs``):
     #: then no rule rewrites it (dependencies still run) and Inductor gets it as it is.
     left_to_inductor: str = ""
     subgraph: bool = False                 # a higher-order op's function
@@ -229,7 +232,7 @@ class RuleSet:
         legality = Legality(graph, self.fact_tables.get("materialized"), facts.original_writes, subgraph=subgraph) \
             if aten and self.legality else None
         ctx = Context(root, graph, facts, self.fact_tables, stage, legality_enabled=legality is not None)
-        left = legality.functional_reading_differs() if legality is not None else ""
+        left = (legality.functional_reading_differs() or aliases.shared_inputs(graph)) if legality is not None else ""
         return _GraphState(root, graph, stage, label, facts, legality, ctx, len(graph.nodes), left_to_inductor=left,
                            subgraph=subgraph)
 
@@ -277,8 +280,9 @@ class RuleSet:
         report.left_to_reference.extend(st.left_to_reference)
         for key, value in st.seconds.items():
             report.seconds[key] = report.seconds.get(key, 0.0) + value
-        lost = stage in S.POST_GRAD and st.left_to_inductor and \
-            reinplace.storage_addressed_write_lost(graph, st.facts.simulation(), subgraph)
+        lost = stage in S.POST_GRAD and (
+            st.left_to_inductor and reinplace.storage_addressed_write_lost(graph, st.facts.simulation(), subgraph)
+            or functionalized_calls.dropped_loop(graph))
         if lost:
             raise EarlierPassError(f"{label}: {lost}")
         if stage in S.POST_GRAD and st.legality is not None and not st.left_to_inductor:

@@ -72,7 +72,7 @@ class Outcome:
 
     def describe(self) -> str:
         if self.status == "ok":
-            return "matches eager" + (f" (compiled with aot_eager: {self.fallback[:200]})" if self.fallback else "")
+            return "matches eager" + (f" (fell back to torch's reference: {self.fallback[:200]})" if self.fallback else "")
         if self.status == "wrong":
             return f"differs from eager on call {self.call}: {self.detail}"
         if self.status == "crash":
@@ -232,7 +232,7 @@ def classify(outcomes: Mapping[str, object], base: str) -> str:
     """The class on ``base`` from ``outcomes`` (backend name -> :class:`Outcome`,
     those that ran: the judge does not run on the eager base when rewrite matched eager without
     falling back, the references only when some backend failed).  A rewrite that ran right only
-    because its compile failed and the graph fell back to aot_eager is ours where the judge
+    because its compile failed and the graph fell back to torch's reference is ours where the judge
     compiled the program itself, and stock where the judge failed or fell back too."""
     rewrite = outcomes[BASE_BACKENDS[base][0]]
     judge = outcomes.get(BASE_BACKENDS[base][1])
@@ -244,7 +244,7 @@ def classify(outcomes: Mapping[str, object], base: str) -> str:
         return "ours" if right or not compared else "both"
     if judge is not None and (judge.status != "ok" or judge.fallback):
         return "stock"
-    if rewrite.fallback:        # right through aot_eager, but our compile failed where the judge's did not
+    if rewrite.fallback:        # right through the fallback, but our compile failed where the judge's did not
         return "ours"
     return "ok"
 

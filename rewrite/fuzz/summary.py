@@ -66,8 +66,8 @@ def _cause_lines(causes: Dict[str, List[int]]) -> List[str]:
 
 
 def fallbacks(run: FuzzRun) -> Dict[str, List[int]]:
-    """Programs where a rewrite backend compiled a graph with aot_eager because its compile failed
-    (``make_backend(fallback="aot_eager")``), by the error: right, but neither rewritten nor
+    """Programs where a rewrite backend ran a graph with torch's reference because its compile
+    failed (``make_backend(fallback="reference")``), by the error: right, but neither rewritten nor
     compiled by Inductor."""
     causes: Dict[str, List[int]] = defaultdict(list)
     for r in run.results:

@@ -233,3 +233,25 @@ def _storage(n: fx.Node):
         return default_storage_key(val)
     except Exception:  # noqa: BLE001 - no storage (a sparse or opaque tensor)
         return None
+
+
+def dropped_loop(graph: fx.Graph) -> str:
+    """Why Inductor would drop a loop that writes memory ("" if it would not): a ``while_loop``
+    under ``auto_functionalized_v2`` none of whose own results (the carried values, before the
+    written bases among the call's results) is read.  Its scheduler keeps a loop only for its
+    results, so the writes in its functions are lost (fuzz seed 37 p54: the condition writes one
+    of two aliased inputs, which the dependency leaves to torch; stock Inductor compiles nothing
+    at all, aot_eager right; with the loop's sum returned, stock is right)."""
+    for node in graph.nodes:
+        if not (functionalized.is_functionalized_hop_v2(node) and node.args[0] is torch.ops.higher_order.while_loop):
+            continue
+        val = node.meta.get("val")
+        bases = nodes_in(node.kwargs.get("_all_bases"))
+        if not isinstance(val, (list, tuple)) or not bases:
+            continue
+        own = len(val) - len(bases)
+        if not any(u.target is operator.getitem and isinstance(u.args[1], int) and u.args[1] < own and u.users
+                   for u in node.users):
+            return (f"`{node.name}` (a while_loop that writes {', '.join(f'`{b.name}`' for b in bases)}) has no "
+                    f"result anyone reads, and Inductor's scheduler would drop it with its writes")
+    return ""

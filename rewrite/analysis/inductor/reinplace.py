@@ -28,7 +28,7 @@ from rewrite.analysis.semantics import layout_maps as lm
 from rewrite.analysis.facts import op_facts
 from rewrite.analysis.inductor import fake_refresh, functionalized_calls
 from rewrite.analysis.inductor.copies import copies
-from rewrite.analysis.facts.fake import graph_fake_mode
+from rewrite.analysis.facts.fake import fake_value, graph_fake_mode
 from rewrite.analysis.inductor.outputs import aliasing_change, output_tensors
 from rewrite.analysis.inductor.lowering import LoweringModel
 from rewrite.analysis.semantics.terms import Terms
@@ -148,19 +148,39 @@ def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] =
 
 
 def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: bool = False) -> str:
-    """Why the compiled program would lose what an ``as_strided_scatter`` wrote ("" if none).
-    Such a scatter over an input at a storage offset (``lm.functional_reading_differs``) means
-    what the program does only where Inductor writes it in place; where its reinplacing would
-    not (the input is read after the scatter), Inductor writes through a clone of the input, at
-    other elements (fuzz seed 0 p2559: stock Inductor and the eager base wrong, aot_eager right).
-    A simulation that failed decides nothing: the write counts as lost.
-    ``operands``: the graph is a higher-order op's function (its inputs are its operands)."""
+    """Why the compiled program would read or write other elements than the program did at an
+    ``as_strided`` or ``as_strided_scatter`` ("" if none).  Such a node over a fresh tensor that
+    stands for an input at a storage offset (``lm.functional_reading_differs``) means what the
+    program does only where Inductor writes the whole chain in place (the node, if it scatters,
+    and every functional update between it and the input), so that the fresh tensor is the
+    input's memory.  Where its reinplacing would not (the input is read after a scatter), the
+    chain's result is a buffer of its own at offset 0, addressed at other elements (fuzz seed 0
+    p2559: a scatter; seed 43 p0: a read after a ``select_scatter``; stock Inductor and the eager
+    base wrong, aot_eager right).  A simulation that failed decides nothing: the chain counts as
+    not in place.  ``operands``: the graph is a higher-order op's function (its inputs are its
+    operands)."""
+    def in_place(n: fx.Node, base_index: Optional[int]) -> bool:
+        decision = sim.decisions.get(n)
+        if decision is None or sim.error:
+            return False
+        return base_index is None or base_index in decision.in_place
+
     for node in graph.nodes:
-        if lm.is_as_strided_scatter(node) and (node not in sim.decisions or sim.error):
+        for operand, base_index in lm.storage_addressed_operands(node):
+            updates, memory = lm.storage_chain(operand)
+            fresh, faked = (fake_value(updates[0]), fake_value(memory)) if updates else (None, None)
+            if fresh is not None and faked is not None and lm.faked_alike(fresh, faked):
+                continue                            # addressed alike, in place or not
+            chain = [(n, None) for n in updates]
+            if lm.is_as_strided_scatter(node) or base_index is not None:
+                chain.append((node, base_index))         # it writes the operand's memory too
+            not_in_place = next((n for n, i in chain if not in_place(n, i)), None)
+            if not_in_place is None:
+                continue
             why = lm.functional_reading_differs(node, inputs_are_operands=operands)
             if why:
-                return (f"Inductor's reinplacing would not write `{node.name}` in place, and its functional form "
-                        f"writes other elements than the program did: {why}")
+                return (f"Inductor's reinplacing would not write `{not_in_place.name}` in place, and the "
+                        f"functional form addresses other elements than the program did: {why}")
     return ""
 
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
+import torch
 import torch.fx as fx
 
 from rewrite.analysis.semantics import layout_maps as lm
+from rewrite.analysis.semantics import regions
 from rewrite.analysis.facts import op_facts
 
 
@@ -183,3 +185,31 @@ class GraphView:
         return got if got is not None else (node.args, node.kwargs)
 
 
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def shared_inputs(graph: fx.Graph) -> str:
+    """Why two inputs of ``graph`` may share memory ("" when none do, as far as their fake
+    values tell): a higher-order op's function gets views of one tensor as two operands (a
+    ``cond`` over ``x`` and ``x[0]``, regenerated from one base by ``auto_functionalized_v2``), and
+    Inductor hands the function to the post-grad passes as a graph of its own, whose inputs'
+    fake values share one storage.  The values check reads each input as memory of its own, so
+    it cannot judge a rewrite that moves a write through one past an access through the other
+    (fuzz seed 43 p217: a branch writes ``x[2]`` and then ``x[0]`` through the other operand;
+    privatizing the first write copied ``x`` back after the second)."""
+    seen: Dict[object, fx.Node] = {}
+    for node in graph.nodes:
+        val = node.meta.get("val") if node.op == "placeholder" else None
+        if not isinstance(val, torch.Tensor):
+            continue
+        try:
+            key = regions.default_storage_key(val)
+        except Exception:  # noqa: BLE001 - no storage (sparse, nested...): nothing to share
+            continue
+        first = seen.setdefault(key, node)
+        if first is not node:
+            return (f"inputs `{first.name}` and `{node.name}` share memory (views of one tensor passed to a "
+                    f"higher-order op's function), which the values check reads as memory of its own each")
+    return ""

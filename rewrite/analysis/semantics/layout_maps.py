@@ -9,14 +9,15 @@ when their maps are equal.
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence, Tuple
+import operator
+from typing import List, Optional, Sequence, Tuple
 
 import torch
 from torch._prims_common import is_non_overlapping_and_dense_or_false
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 import torch.fx as fx
 
-from rewrite.analysis.facts import op_facts
+from rewrite.analysis.facts import functionalized, op_facts
 from rewrite.analysis.semantics import regions
 from rewrite.analysis.facts.fake import fake_args, fake_mode_of, fake_value
 
@@ -189,9 +190,14 @@ def is_as_strided_read(node) -> bool:
 def functional_update_base(node: fx.Node) -> Optional[fx.Node]:
     """The tensor a functional op may stand for, having been an in-place write to it before
     functionalization: the base of a view scatter, the first argument of an op that has an
-    in-place variant (``mul`` for ``x.mul_(y)``, ``aten.copy`` for ``x.copy_(y)``).  Over-approximate
-    on purpose: it decides where the functional reading may not be the program's."""
-    if node.op != "call_function" or not op_facts.is_op_overload(node.target) or not node.args:
+    in-place variant (``mul`` for ``x.mul_(y)``, ``aten.copy`` for ``x.copy_(y)``), the carried
+    input of a ``while_loop`` result.  Over-approximate on purpose: it decides where the
+    functional reading may not be the program's."""
+    if node.op != "call_function" or not node.args:
+        return None
+    if node.target is operator.getitem and isinstance(node.args[0], fx.Node) and isinstance(node.args[1], int):
+        return _loop_state_in(node.args[0], node.args[1])
+    if not op_facts.is_op_overload(node.target):
         return None
     base = node.args[0]
     if not isinstance(base, fx.Node):
@@ -199,6 +205,17 @@ def functional_update_base(node: fx.Node) -> Optional[fx.Node]:
     target = node.target
     if op_facts.is_view_scatter_target(target) or op_facts.inplace_variant(target) is not None:
         return base
+    return None
+
+
+def _loop_state_in(loop: fx.Node, index: int) -> Optional[fx.Node]:
+    """The carried input a ``while_loop``'s result ``index`` is the final value of (a dependency
+    threads a tensor the loop writes through the loop as carried state: fuzz seed 43 p255)."""
+    if loop.op != "call_function" or loop.target is not torch.ops.higher_order.while_loop or len(loop.args) < 3:
+        return None
+    carried = loop.args[2]
+    if isinstance(carried, (list, tuple)) and index < len(carried) and isinstance(carried[index], fx.Node):
+        return carried[index]
     return None
 
 
@@ -245,15 +262,69 @@ def _same_storage_layout(a: torch.Tensor, b: torch.Tensor) -> bool:
     Yes when both start their storage, have the same strides and hold nothing more (statically
     known; no guard is installed, so "cannot tell" is no)."""
     try:
-        return (fills_its_storage(a) and fills_its_storage(b) and len(a.stride()) == len(b.stride())
-                and all(statically_known_true(x == y) for x, y in zip(a.stride(), b.stride())))
+        return fills_its_storage(a) and fills_its_storage(b) and _same_strides(a, b)
     except Exception:  # noqa: BLE001 - no storage, unbacked sizes...
         return False
+
+
+def faked_alike(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Do ``a`` and ``b``'s fake values have the same strides and both start their storage
+    (statically known)?  A fresh value faked as the strided input it stands for (a scatter of a
+    ``base[:, ::2]``): the functional graph's storage addresses name the elements the program's
+    did, as far as the fake values tell, though neither fills its storage (fuzz program 1830:
+    stock Inductor right).  Not at another offset: a buffer is allocated at offset 0 whatever
+    its fake value says (fuzz seed 43 p255: a loop's result faked at its input's offset 1)."""
+    try:
+        return (_same_strides(a, b) and statically_known_true(a.storage_offset() == 0)
+                and statically_known_true(b.storage_offset() == 0))
+    except Exception:  # noqa: BLE001 - no storage, unbacked sizes...
+        return False
+
+
+def _same_strides(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return len(a.stride()) == len(b.stride()) and all(statically_known_true(x == y)
+                                                      for x, y in zip(a.stride(), b.stride()))
 
 
 def addresses_storage(node) -> bool:
     """``as_strided`` and ``as_strided_scatter``: ops whose arguments are storage addresses."""
     return is_as_strided_scatter(node) or is_as_strided_read(node)
+
+
+def storage_chain(node: fx.Node) -> Tuple[List[fx.Node], fx.Node]:
+    """The functional updates (``functional_update_base``) on the way from ``node`` back through
+    views and updates to the memory it stands for, nearest first, and that memory's node."""
+    updates, cur = [], node
+    for _ in range(10000):                      # (a graph is finite; the bound keeps a cycle out)
+        source = op_facts.alias_source(cur)
+        if source is None:
+            source = functional_update_base(cur)
+            if source is None:
+                break
+            updates.append(cur)
+        cur = source
+    return updates, cur
+
+
+def storage_addressed_operands(node) -> List[Tuple[fx.Node, Optional[int]]]:
+    """The tensors ``node`` addresses by storage address, each with the index of the base among
+    a v2 call's ``_all_bases`` (None for ``as_strided`` and ``as_strided_scatter``, whose operand 0
+    it is): an ``auto_functionalized_v2`` call regenerates a written view that is no slice of its
+    base as ``as_strided`` of the base, at the storage offset the view had in the program."""
+    if addresses_storage(node):
+        return [(node.args[0], None)] if node.args and isinstance(node.args[0], fx.Node) else []
+    if not (functionalized.is_functionalized_v2(node) or functionalized.is_functionalized_hop_v2(node)):
+        return []
+    from torch._higher_order_ops.auto_functionalize import AsStridedViewInfo
+
+    try:
+        infos = functionalized.v2_view_infos(node)
+    except Exception:  # noqa: BLE001 - view metadata it cannot read: nothing known to address
+        return []
+    bases = functionalized.nodes_in(node.kwargs.get("_all_bases"))
+    indices = dict.fromkeys(i.base_index for i in infos if isinstance(i, AsStridedViewInfo)
+                            and 0 <= i.base_index < len(bases))
+    return [(bases[i], i) for i in indices]
 
 
 def functional_reading_differs(node: fx.Node, inputs_are_operands: bool = False) -> str:
@@ -269,23 +340,22 @@ def functional_reading_differs(node: fx.Node, inputs_are_operands: bool = False)
     (``inputs_are_operands``, or no AOTAutograd descriptor: ``_is_callers_input``) are its
     operands, which the program may write through them (a ``while_loop``'s state, fuzz program
     3577).  (An ``as_strided_scatter`` also writes through a clone of its base:
-    ``scatter_addresses_a_copy``.)  Only an in-place write of the whole chain (Inductor's
-    reinplacing) gives such a program its meaning."""
-    if not addresses_storage(node) or not node.args or not isinstance(node.args[0], fx.Node):
-        return ""
-    scatter = is_as_strided_scatter(node)
-    fresh, cur = None, node.args[0]
-    for _ in range(10000):                      # (a graph is finite; the bound keeps a cycle out)
-        source = op_facts.alias_source(cur)
-        if source is None:
-            source = functional_update_base(cur)
-            if source is None:
-                break
-            fresh = cur if fresh is None else fresh
-        cur = source
+    ``scatter_addresses_a_copy``.)  A v2 call's ``as_strided`` views of its bases are such reads
+    too (``storage_addressed_operands``; fuzz seed 0 p3089).  Only an in-place write of the
+    whole chain (Inductor's reinplacing) gives such a program its meaning."""
+    for operand, _ in storage_addressed_operands(node):
+        why = _reading_differs(node, operand, inputs_are_operands)
+        if why:
+            return why
+    return ""
+
+
+def _reading_differs(node: fx.Node, operand: fx.Node, inputs_are_operands: bool) -> str:
+    updates, cur = storage_chain(operand)
+    fresh = updates[0] if updates else None
     if cur.op == "placeholder" and not inputs_are_operands and _is_callers_input(cur) and not _is_written(cur):
         return ""
-    if scatter and scatter_addresses_a_copy(node):
+    if is_as_strided_scatter(node) and scatter_addresses_a_copy(node):
         return (f"`{node.name}` (as_strided_scatter) writes through a copy of its base, which does not start "
                 f"its storage or is not dense, where the program's as_strided addresses the base's own storage")
     if fresh is None:
@@ -293,7 +363,8 @@ def functional_reading_differs(node: fx.Node, inputs_are_operands: bool = False)
     a, b = fake_value(fresh), fake_value(cur)
     if a is not None and b is not None and _same_storage_layout(a, b):
         return ""
-    return (f"`{node.name}` ({op_facts._base_name(node.target)}) addresses the storage of `{fresh.name}`, a "
+    what = op_facts._base_name(node.target) if op_facts.is_op_overload(node.target) else "auto_functionalized_v2"
+    return (f"`{node.name}` ({what}) addresses the storage of `{fresh.name}`, a "
             f"fresh tensor standing for `{cur.name}`, whose storage the program's as_strided addresses "
             f"and which is laid out otherwise")
 

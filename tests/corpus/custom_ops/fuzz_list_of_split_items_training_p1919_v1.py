@@ -2,12 +2,12 @@
 dynamic shapes (`rewrite fuzz --seed 0` program 1919, minimized).  Inductor's own post-grad pass
 `decompose_auto_functionalized` fails on it (a bare `assert` in the pattern matcher's
 `replace_by_example`), on both bases and without the rules; aot_eager runs it right.  The graph now
-runs with aot_eager, with a warning that names the error and where it was raised.  With static
+runs eagerly, with a warning that names the error and where it was raised.  With static
 shapes the pass does not fail (and nothing warns), so the case runs with dynamic shapes only."""
 import torch
 
 EXPECT = """
-warns: runs with aot_eager instead
+warns: runs eagerly instead
 matches_eager exact
 inductor
 """

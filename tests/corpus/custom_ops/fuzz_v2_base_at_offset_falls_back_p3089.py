@@ -1,21 +1,23 @@
 """A v2 custom op writes two views of a strided input, one a strided slice of a column, the other a
-piece of row 0 (`rewrite fuzz --seed 0` program 3089, minimized).  The ownership net cannot give
-the call's base a private copy (it is addressed by `as_strided` at a storage offset) and stops the
-compile; the graph now runs with aot_eager (the rules-free pipeline and aot_eager are right).
-That fallback was wrong at first: the failed compile leaves entries in torch's global fake-tensor
-dispatch cache that make aot_eager's trace of the same graph wrong, so the fallback clears it.  On
-the Inductor base stock Inductor and rewrite both compute one element wrong (Inductor's lowering,
-not the net), and with dynamic shapes the compile does not stop (nothing falls back), so the case
-runs on the eager base with static shapes only."""
+piece of row 0 (`rewrite fuzz --seed 0` program 3089, minimized), after a write to another element
+of the input.  The call's base is a fresh `select_scatter` standing for the input, which sits at
+storage offset 5, and the call regenerates its views as `as_strided` at the offsets they had in
+the input: right only where Inductor writes the scatter and the call in place into the input.  It
+would not (stock Inductor and the rules-free pipeline are wrong, aot_eager right), so the engine
+stops the compile (`reinplace.storage_addressed_write_lost`) and the graph runs eagerly.  The
+fallback first traced the graph again with aot_eager, which read what the failed attempt left in
+the shared fake-tensor mode: its dispatch cache with static shapes, and with dynamic ones the
+call's view offsets came out relative to a fresh buffer; both times the input ended wrong."""
 import torch
 
 EXPECT = """
-warns: runs with aot_eager instead
+warns: runs eagerly instead
 matches_eager exact
+inductor
 """
 MODE = "training"
 CALLS = 3
-DYNAMIC = False
+DYNAMIC = "both"
 AUTO_FUNCTIONALIZED = "v2"
 
 

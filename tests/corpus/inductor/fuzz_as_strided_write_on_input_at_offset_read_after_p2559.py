@@ -6,11 +6,11 @@ place: it writes through a clone of the input, which starts a storage of its own
 elements than the program's `as_strided` addressed.  Stock Inductor and the rules-free eager
 pipeline were wrong, aot_eager right.  Such a graph is left to Inductor as it is (its functional
 reading is not the program's), and the engine now stops where Inductor would not write the
-scatter in place: the backend compiles the graph with aot_eager, and says so."""
+scatter in place: the backend runs the graph eagerly, and says so."""
 import torch
 
 EXPECT = """
-warns: its functional form writes other elements than the program did
+warns: the functional form addresses other elements than the program did
 matches_eager exact
 inductor
 """

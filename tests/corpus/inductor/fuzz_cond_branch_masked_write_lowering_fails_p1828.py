@@ -1,14 +1,14 @@
 """A `cond` branch writes the captured `x1` through a boolean mask of the other input (`rewrite fuzz
 --seed 0` program 1828, minimized).  Stock Inductor's lowering of the branch fails (`LoweringException:
 Broadcast failed in ExpandView([4, 4], [1, 4])`), with or without the rules, while aot_eager runs the
-program right.  A graph whose compile fails past the Dynamo stage now runs with aot_eager, with a
+program right.  A graph whose compile fails past the Dynamo stage now runs eagerly, with a
 warning that names the error (`make_backend(fallback="error")` raises instead).  The dependency
-still rewrites the `cond` at the Dynamo stage, which is the graph aot_eager runs."""
+still rewrites the `cond` at the Dynamo stage, which is the graph that runs."""
 import torch
 
 EXPECT = """
 fires: cond_captured_mutations
-warns: runs with aot_eager instead on inductor
+warns: runs eagerly instead on inductor
 matches_eager exact
 inductor
 """
