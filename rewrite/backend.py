@@ -47,8 +47,8 @@ FALLBACKS = ("reference", "error", "aot_eager")
 #: What runs a graph that fell back: one a dependency left to torch's reference pipeline
 #: (``fallback reference``: AOTAutograd handles the op right, Inductor's lowering does not), and
 #: one whose compile failed (``RewriteBackend._fall_back`` says why not aot_eager).
-RUNS_WITH_AOT_EAGER = "aot_eager"
-RUNS_EAGERLY = "Dynamo's graph, eagerly"
+RUNS_WITH_AOT_EAGER = "with aot_eager"
+RUNS_EAGERLY = "eagerly, as Dynamo captured it"
 #: Reports a backend keeps (the oldest are dropped): a long-running process compiles many graphs.
 MAX_REPORTS = 256
 
@@ -237,6 +237,7 @@ class RewriteBackend:
         buffer; the input ended wrong both times).  Where the reference fails too, ``error`` is
         raised."""
         from torch._dynamo.backends.debugging import aot_eager
+        from torch._subclasses.fake_tensor import FakeTensorMode
 
         reason = _first_line(error)
         if isinstance(error, ReferenceFallback):
@@ -247,6 +248,7 @@ class RewriteBackend:
             runs = RUNS_WITH_AOT_EAGER
             log.warning("%s; the %s graph runs with aot_eager (no Inductor, no rules after the Dynamo stage)", reason, kind)
         else:
+            FakeTensorMode.cache_clear()    # what the failed attempt left for later compiles
             compiled, runs = gm.forward, RUNS_EAGERLY
             log.warning("compiling the %s graph failed (%s); it runs eagerly instead (Dynamo's graph op by op: no "
                         "Inductor, no rules after the Dynamo stage); make_backend(fallback=\"error\") raises", kind, reason)
@@ -426,9 +428,11 @@ def make_backend(rules=None, base: str = "inductor", strict: bool = False, cache
     explain`` draws them; ``REWRITE_LOG=info`` asks too); ``fallback`` is what a graph whose
     compile fails past the Dynamo stage gets (an Inductor lowering or pass error, a stop of the
     engine's nets): ``"reference"`` runs Dynamo's graph eagerly, op by op, no Inductor and no rules
-    after the Dynamo stage, with a warning and a report whose ``fallback`` names the error
-    (``"aot_eager"``, its first name, still says so); ``"error"`` raises.  (The forward or inference graph, compiled in this call; a backward graph that
-    AOTAutograd compiles lazily at the first ``backward()`` still raises.)"""
+    after the Dynamo stage, with a warning and a report whose ``fallback`` names the error;
+    ``"aot_eager"``, its first name, means the same (it no longer traces the graph with
+    aot_eager: ``RewriteBackend._fall_back``); ``"error"`` raises.  (The forward or inference
+    graph, compiled in this call; a backward graph that AOTAutograd compiles lazily at the first
+    ``backward()`` still raises.)"""
     return RewriteBackend(rules, base=base, strict=strict, cache=cache, legality=legality,
                           keep_graphs=keep_graphs, max_reports=max_reports, measure_copies=measure_copies,
                           snapshots=snapshots, fallback=fallback)

@@ -141,7 +141,8 @@ class Report:
     left_to_reference: List[str] = field(default_factory=list)
     fallback: Optional[str] = None              # the compile failed with this error: the graph runs
     #                                             with torch's reference (``make_backend(fallback=...)``)
-    fallback_runs: str = "aot_eager"            # what runs it: aot_eager, or Dynamo's graph eagerly
+    fallback_runs: str = "with aot_eager"       # how it runs: "with aot_eager", or eagerly as Dynamo
+    #                                             captured it (``backend.RUNS_EAGERLY``)
     seconds: Dict[str, float] = field(default_factory=dict)   # "total" and the parts: "legality" (the
     #   check under every rewrite), "ownership" (simulating Inductor's reinplacing after the rules),
     #   "copy_measure" (the copies stock Inductor would leave, for ``copies``: only when asked)
@@ -169,7 +170,7 @@ class Report:
         if self.cache_hit:
             return f"[{self.graph}] served from Inductor's FX graph cache: the rules did not run on it"
         if self.fallback:
-            return f"[{self.graph}] compiling failed ({self.fallback}): the graph runs with {self.fallback_runs}"
+            return f"[{self.graph}] compiling failed ({self.fallback}): the graph runs {self.fallback_runs}"
         lines = [f"[{self.graph}] {len(self.fired)} fired, {len(self.rejected)} rejected"]
         if self.copies is not None:
             lines.append("  " + self.copies.describe())

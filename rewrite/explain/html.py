@@ -42,7 +42,7 @@ def _outcome(r: Report) -> str:
     if r.cache_hit:
         return "served from Inductor's cache, not rewritten"
     if r.fallback:
-        return f"compiling failed: runs with {r.fallback_runs}, not rewritten"
+        return f"compiling failed: runs {r.fallback_runs}, not rewritten"
     changed = "changed" if not same_graph(r.before, r.after) else "unchanged"
     return f"{len(r.fired)} fired, {len(r.rejected)} rejected, graph {changed}"
 
@@ -53,7 +53,7 @@ def _section(report: Report, title: str, anchor: str, drawn: Dict[tuple, tuple])
         parts.append("<p>Served from Inductor's FX graph cache: the rules did not run on it.</p></section>")
         return "\n".join(parts)
     if report.fallback:
-        parts.append(f"<p>Compiling failed ({escape(report.fallback)}): the graph runs with "
+        parts.append(f"<p>Compiling failed ({escape(report.fallback)}): the graph runs "
                      f"{escape(report.fallback_runs)}, without "
                      "the rules or Inductor.</p></section>")
         return "\n".join(parts)

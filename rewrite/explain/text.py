@@ -52,7 +52,7 @@ def render_report(report: Report, title: str = "") -> str:
     if report.cache_hit:
         return head + "served from Inductor's FX graph cache: the rules did not run on it =="
     if report.fallback:
-        return head + f"compiling failed ({report.fallback}): the graph runs with {report.fallback_runs}, no rules =="
+        return head + f"compiling failed ({report.fallback}): the graph runs {report.fallback_runs}, no rules =="
     out = [head + f"{len(report.fired)} fired, {len(report.rejected)} rejected, "
            f"~{report.bytes_removed} bytes of clone/copy traffic removed per call =="]
     if report.copies is not None:

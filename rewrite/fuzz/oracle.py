@@ -61,7 +61,7 @@ class Outcome:
     call: int = 0                    # the call that differed or raised (1-based; 0: none)
     seconds: float = 0.0
     candidates: List[Candidate] = field(default_factory=list)   # rewrite backends: every candidate
-    fallback: str = ""               # rewrite backends: a graph whose compile failed ran with aot_eager (the error)
+    fallback: str = ""               # rewrite backends: a graph whose compile failed fell back (the error)
 
     @property
     def bad(self) -> bool:

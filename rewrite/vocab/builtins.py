@@ -263,6 +263,28 @@ def numel(ctx, x: Node) -> Number:
 
 
 @function()
+def view_root(ctx, x: Node) -> Node:
+    """The node whose memory ``x`` lives in, through views and in-place results (``x`` itself
+    when it owns its memory)."""
+    from rewrite.analysis.semantics.layout_maps import chain_to
+
+    return chain_to(x)[0]
+
+
+@function()
+def output_views(ctx, x: Node) -> Number:
+    """How many items of the graph's output are ``x`` or views of it (through views and in-place
+    results)."""
+    import torch.fx as fx
+
+    from rewrite.analysis.inductor.outputs import output_items
+    from rewrite.analysis.semantics.layout_maps import chain_to
+
+    return sum(1 for item in output_items(ctx.graph)
+               if isinstance(item, fx.Node) and (item is x or x in chain_to(item)[1]))
+
+
+@function()
 def nbytes(ctx, x: Node) -> Number:
     """Bytes of x's own elements (a sympy expression on symbolic shapes)."""
     return ctx.facts.nbytes(x)

@@ -245,12 +245,10 @@ def dropped_loop(graph: fx.Graph) -> str:
     for node in graph.nodes:
         if not (functionalized.is_functionalized_hop_v2(node) and node.args[0] is torch.ops.higher_order.while_loop):
             continue
-        val = node.meta.get("val")
         bases = nodes_in(node.kwargs.get("_all_bases"))
-        if not isinstance(val, (list, tuple)) or not bases:
+        if not isinstance(node.meta.get("val"), (list, tuple)) or not bases:
             continue
-        own = len(val) - len(bases)
-        if not any(u.target is operator.getitem and isinstance(u.args[1], int) and u.args[1] < own and u.users
+        if not any(u.target is operator.getitem and u.users and layout_maps.v2_base_result(u) is None
                    for u in node.users):
             return (f"`{node.name}` (a while_loop that writes {', '.join(f'`{b.name}`' for b in bases)}) has no "
                     f"result anyone reads, and Inductor's scheduler would drop it with its writes")

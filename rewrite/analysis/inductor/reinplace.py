@@ -160,24 +160,28 @@ def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: boo
     not in place.  ``operands``: the graph is a higher-order op's function (its inputs are its
     operands)."""
     def in_place(n: fx.Node, base_index: Optional[int]) -> bool:
+        written = lm.v2_base_result(n) if base_index is None else None
+        if written:                             # a v2 call's new base: the call writes it in place
+            n, base_index = written
         decision = sim.decisions.get(n)
         if decision is None or sim.error:
             return False
         return base_index is None or base_index in decision.in_place
 
     for node in graph.nodes:
+        scatter = lm.is_as_strided_scatter(node)       # (it writes through a clone: never exempt)
         for operand, base_index in lm.storage_addressed_operands(node):
             updates, memory = lm.storage_chain(operand)
-            fresh, faked = (fake_value(updates[0]), fake_value(memory)) if updates else (None, None)
-            if fresh is not None and faked is not None and lm.faked_alike(fresh, faked):
-                continue                            # addressed alike, in place or not
+            if not scatter and updates and updates[0] is operand and lm.faked_alike(fake_value(operand),
+                                                                                   fake_value(memory)):
+                continue                            # allocated as its input is laid out, in place or not
             chain = [(n, None) for n in updates]
-            if lm.is_as_strided_scatter(node) or base_index is not None:
+            if scatter or base_index is not None:
                 chain.append((node, base_index))         # it writes the operand's memory too
             not_in_place = next((n for n, i in chain if not in_place(n, i)), None)
             if not_in_place is None:
                 continue
-            why = lm.functional_reading_differs(node, inputs_are_operands=operands)
+            why = lm.operand_reading_differs(node, operand, operands)
             if why:
                 return (f"Inductor's reinplacing would not write `{not_in_place.name}` in place, and the "
                         f"functional form addresses other elements than the program did: {why}")

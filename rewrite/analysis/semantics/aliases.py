@@ -185,31 +185,31 @@ class GraphView:
         return got if got is not None else (node.args, node.kwargs)
 
 
-
-
 # --------------------------------------------------------------------------- inputs
 
 
 def shared_inputs(graph: fx.Graph) -> str:
-    """Why two inputs of ``graph`` may share memory ("" when none do, as far as their fake
-    values tell): a higher-order op's function gets views of one tensor as two operands (a
-    ``cond`` over ``x`` and ``x[0]``, regenerated from one base by ``auto_functionalized_v2``), and
-    Inductor hands the function to the post-grad passes as a graph of its own, whose inputs'
-    fake values share one storage.  The values check reads each input as memory of its own, so
-    it cannot judge a rewrite that moves a write through one past an access through the other
-    (fuzz seed 43 p217: a branch writes ``x[2]`` and then ``x[0]`` through the other operand;
-    privatizing the first write copied ``x`` back after the second)."""
+    """Why two inputs of a higher-order op's function may share memory while the function
+    writes one of them ("" when not, as far as their fake values tell): the op got views of one
+    tensor as two operands (a ``cond`` over ``x`` and ``x[0]``, regenerated from one base by
+    ``auto_functionalized_v2``), and Inductor hands the function to the post-grad passes as a graph
+    of its own, whose inputs' fake values share one storage.  The values check reads each input
+    as memory of its own, so it cannot judge a rewrite that moves a write through one past an
+    access through the other (fuzz seed 43 p217: a branch writes ``x[2]`` and then ``x[0]``
+    through the other operand; privatizing the first write copied ``x`` back after the second).
+    Inputs of the compiled graph itself (AOTAutograd's, with descriptors) are not asked: views
+    among them are its business (a synthetic base), and read-only ones change nothing."""
     seen: Dict[object, fx.Node] = {}
-    for node in graph.nodes:
-        val = node.meta.get("val") if node.op == "placeholder" else None
-        if not isinstance(val, torch.Tensor):
+    for node in graph.find_nodes(op="placeholder"):
+        val = node.meta.get("val")
+        if not isinstance(val, torch.Tensor) or node.meta.get("desc") is not None:
             continue
         try:
             key = regions.default_storage_key(val)
         except Exception:  # noqa: BLE001 - no storage (sparse, nested...): nothing to share
             continue
         first = seen.setdefault(key, node)
-        if first is not node:
-            return (f"inputs `{first.name}` and `{node.name}` share memory (views of one tensor passed to a "
-                    f"higher-order op's function), which the values check reads as memory of its own each")
+        if first is not node and (lm.writer_of(first) is not None or lm.writer_of(node) is not None):
+            return (f"inputs `{first.name}` and `{node.name}` of a higher-order op's function share memory "
+                    f"and it writes one of them, where the values check reads each as memory of its own")
     return ""

@@ -190,13 +190,15 @@ def is_as_strided_read(node) -> bool:
 def functional_update_base(node: fx.Node) -> Optional[fx.Node]:
     """The tensor a functional op may stand for, having been an in-place write to it before
     functionalization: the base of a view scatter, the first argument of an op that has an
-    in-place variant (``mul`` for ``x.mul_(y)``, ``aten.copy`` for ``x.copy_(y)``), the carried
-    input of a ``while_loop`` result.  Over-approximate on purpose: it decides where the
-    functional reading may not be the program's."""
+    in-place variant (``mul`` for ``x.mul_(y)``, ``aten.copy`` for ``x.copy_(y)``), the base a
+    v2 call's result is the new value of, the carried input of a ``while_loop`` result.
+    Over-approximate on purpose: it decides where the functional reading may not be the
+    program's."""
     if node.op != "call_function" or not node.args:
         return None
     if node.target is operator.getitem and isinstance(node.args[0], fx.Node) and isinstance(node.args[1], int):
-        return _loop_state_in(node.args[0], node.args[1])
+        written = v2_base_result(node)
+        return written[0].kwargs["_all_bases"][written[1]] if written else _loop_state_in(node.args[0], node.args[1])
     if not op_facts.is_op_overload(node.target):
         return None
     base = node.args[0]
@@ -206,6 +208,20 @@ def functional_update_base(node: fx.Node) -> Optional[fx.Node]:
     if op_facts.is_view_scatter_target(target) or op_facts.inplace_variant(target) is not None:
         return base
     return None
+
+
+def v2_base_result(node: fx.Node) -> Optional[Tuple[fx.Node, int]]:
+    """``(call, i)`` where ``node`` is ``getitem(call, k)`` of an ``auto_functionalized_v2`` call
+    and result ``k`` is the new value of the call's base ``i`` (the results after the wrapped
+    op's own)."""
+    call = node.args[0] if node.target is operator.getitem and node.args else None
+    if not (functionalized.is_functionalized_v2(call) or functionalized.is_functionalized_hop_v2(call)):
+        return None
+    val, bases = call.meta.get("val"), call.kwargs.get("_all_bases") or ()
+    if not isinstance(val, (list, tuple)) or not isinstance(node.args[1], int):
+        return None
+    i = node.args[1] - (len(val) - len(bases))
+    return (call, i) if 0 <= i < len(bases) and isinstance(bases[i], fx.Node) else None
 
 
 def _loop_state_in(loop: fx.Node, index: int) -> Optional[fx.Node]:
@@ -267,13 +283,15 @@ def _same_storage_layout(a: torch.Tensor, b: torch.Tensor) -> bool:
         return False
 
 
-def faked_alike(a: torch.Tensor, b: torch.Tensor) -> bool:
+def faked_alike(a: Optional[torch.Tensor], b: Optional[torch.Tensor]) -> bool:
     """Do ``a`` and ``b``'s fake values have the same strides and both start their storage
     (statically known)?  A fresh value faked as the strided input it stands for (a scatter of a
     ``base[:, ::2]``): the functional graph's storage addresses name the elements the program's
     did, as far as the fake values tell, though neither fills its storage (fuzz program 1830:
     stock Inductor right).  Not at another offset: a buffer is allocated at offset 0 whatever
     its fake value says (fuzz seed 43 p255: a loop's result faked at its input's offset 1)."""
+    if a is None or b is None:
+        return False
     try:
         return (_same_strides(a, b) and statically_known_true(a.storage_offset() == 0)
                 and statically_known_true(b.storage_offset() == 0))
@@ -344,13 +362,14 @@ def functional_reading_differs(node: fx.Node, inputs_are_operands: bool = False)
     too (``storage_addressed_operands``; fuzz seed 0 p3089).  Only an in-place write of the
     whole chain (Inductor's reinplacing) gives such a program its meaning."""
     for operand, _ in storage_addressed_operands(node):
-        why = _reading_differs(node, operand, inputs_are_operands)
+        why = operand_reading_differs(node, operand, inputs_are_operands)
         if why:
             return why
     return ""
 
 
-def _reading_differs(node: fx.Node, operand: fx.Node, inputs_are_operands: bool) -> str:
+def operand_reading_differs(node: fx.Node, operand: fx.Node, inputs_are_operands: bool = False) -> str:
+    """``functional_reading_differs`` of one of the operands ``node`` addresses by storage."""
     updates, cur = storage_chain(operand)
     fresh = updates[0] if updates else None
     if cur.op == "placeholder" and not inputs_are_operands and _is_callers_input(cur) and not _is_written(cur):
