@@ -233,14 +233,16 @@ def classify(outcomes: Mapping[str, object], base: str) -> str:
     those that ran: the judge does not run on the eager base when rewrite matched eager without
     falling back, the references only when some backend failed).  A rewrite that ran right only
     because its compile failed and the graph fell back to torch's reference is ours where the judge
-    compiled the program itself, and stock where the judge failed or fell back too."""
+    compiled the program itself, and stock where the judge failed or fell back too.  A reference
+    that is right only because its own compile failed and it ran eagerly is not right: torch's
+    pipeline could not compile the program (its eager run is the reference itself)."""
     rewrite = outcomes[BASE_BACKENDS[base][0]]
     judge = outcomes.get(BASE_BACKENDS[base][1])
     compared = [outcomes[name] for name in references(base) if name in outcomes]
     if rewrite.status == "unsupported" and all(o.status == "unsupported" for o in compared):
         return "skipped"
     if rewrite.status != "ok":                           # a lone "cannot compile" is a crash of ours
-        right = any(o.status == "ok" for o in compared)
+        right = any(o.status == "ok" and not o.fallback for o in compared)
         return "ours" if right or not compared else "both"
     if judge is not None and (judge.status != "ok" or judge.fallback):
         return "stock"

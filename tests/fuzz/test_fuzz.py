@@ -224,6 +224,19 @@ def test_a_rewrite_that_fell_back(judge, judge_fell_back, expected):
     assert classify({"rewrite-inductor": rewrite, "inductor": other}, "inductor") == expected
 
 
+def test_a_reference_right_only_by_its_own_fallback_is_not_right():
+    """The rules-free pipeline whose compile failed runs eagerly and so matches eager: torch's
+    pipeline could not compile the program, so a rewrite wrong on it is "both", not ours (seed 0
+    p199 and p226: `while_loop` functions that write their inputs, which torch refuses)."""
+    rewrite = Outcome("rewrite-eager", "wrong")
+    pipeline = Outcome("pipeline-eager", "ok", fallback="RuntimeError: cond_fn might be modifying the input!")
+    refused = Outcome("aot_eager", "crash", error_type="RuntimeError")
+    outcomes = {"rewrite-eager": rewrite, "pipeline-eager": pipeline, "aot_eager": refused}
+    assert classify(outcomes, "eager") == "both"
+    outcomes["pipeline-eager"] = Outcome("pipeline-eager", "ok")
+    assert classify(outcomes, "eager") == "ours"
+
+
 def test_overall_takes_the_worst_class():
     assert overall(["ok", "stock", "ours"]) == "ours"
     assert overall(["ok", "both", "stock"]) == "both"
