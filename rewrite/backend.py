@@ -95,22 +95,24 @@ class RulePass(CustomInferenceAwareGraphPass):
     """The post-grad rules as Inductor's ``post_grad_custom_post_pass``."""
 
     def __init__(self, rule_set: RuleSet, sink: Optional[_Log] = None, measure_copies: bool = False,
-                 snapshots: bool = False):
+                 snapshots: bool = False, inductor: bool = True):
         self.rule_set = rule_set
         self.sink = sink
         self.measure_copies = measure_copies
         self.snapshots = snapshots
+        self.inductor = inductor            # Inductor lowers the graph after the pass (not the eager base)
 
     def __call__(self, graph: fx.Graph, is_inference: bool = False) -> None:
         gm = graph.owning_module
         kind = "inference" if is_inference else graph_kind_of(graph, "forward")
         report = self.rule_set.apply(gm, graph_kind=kind, recompile=False, subgraphs=False,
-                                     measure_copies=self.measure_copies, snapshots=self.snapshots)
+                                     measure_copies=self.measure_copies, snapshots=self.snapshots,
+                                     inductor=self.inductor)
         if self.sink is not None:
             self.sink.add(report, kind, gm)
 
     def uuid(self) -> Optional[object]:
-        return ("rewrite-post-grad", self.rule_set.digest)
+        return ("rewrite-post-grad", self.rule_set.digest, self.inductor)
 
 
 class JointPass(CustomGraphPass):
@@ -274,7 +276,7 @@ class RewriteBackend:
             out["post_grad_custom_post_pass"] = _passes(patches.get("post_grad_custom_post_pass",
                                                                     config.post_grad_custom_post_pass),
                                                         RulePass(self.rule_set, self._log, self.measure_copies,
-                                                                 self.snapshots))
+                                                                 self.snapshots, inductor=self.base == "inductor"))
         if self.rule_set.runs_at("joint"):
             out["joint_custom_pre_pass"] = _passes(patches.get("joint_custom_pre_pass", config.joint_custom_pre_pass),
                                                    JointPass(self.rule_set, self._log, self.snapshots))

@@ -163,7 +163,7 @@ class RuleSet:
 
     def apply(self, gm: fx.GraphModule, graph_kind: str = "inference", report: Optional[Report] = None,
               recompile: bool = True, measure_copies: bool = False, subgraphs: bool = True,
-              snapshots: bool = True) -> Report:
+              snapshots: bool = True, inductor: bool = True) -> Report:
         """Rewrite ``gm`` in place with the rules of stage ``graph_kind``.  ``recompile=False``
         leaves regenerating ``gm.code`` to the caller (Inductor recompiles after its own
         post-grad passes anyway); ``subgraphs=False`` leaves the subgraphs of higher-order ops
@@ -175,15 +175,17 @@ class RuleSet:
         is measured here, while the pass has it, and only when asked: it costs a simulation of
         Inductor's reinplacing that the rules themselves may not need.  ``snapshots`` fills
         ``report.before`` and ``report.after`` (the graph as plain data, for ``explain`` and
-        diffs; graphs under 2,000 nodes), also turned on by the ``rewrite`` logger at INFO."""
+        diffs; graphs under 2,000 nodes), also turned on by the ``rewrite`` logger at INFO.
+        ``inductor=False``: the graph runs op by op after the pass (the eager base), so the engine
+        does not stop for what only Inductor's scheduler does (a loop whose results nobody reads)."""
         if graph_kind not in S.STAGES:
             raise ValueError(f"unknown stage {graph_kind!r}; stages: {', '.join(S.STAGES)}")
         with _gc_paused():
             return self._apply(gm, graph_kind, report or Report(graph=graph_kind), recompile, measure_copies,
-                               subgraphs, snapshots or log.isEnabledFor(logging.INFO))
+                               subgraphs, snapshots or log.isEnabledFor(logging.INFO), inductor)
 
     def _apply(self, gm: fx.GraphModule, stage: str, report: Report, recompile: bool, measure_copies: bool,
-               subgraphs: bool, snapshots: bool) -> Report:
+               subgraphs: bool, snapshots: bool, inductor: bool = True) -> Report:
         started = time.perf_counter()
         snapshot = snapshots and len(gm.graph.nodes) < 2000
         report.before = GraphSnapshot.of(gm.graph) if snapshot else None
@@ -198,8 +200,8 @@ class RuleSet:
         final = None
         if any(stage in c.stages for c in self.rules + self.dependencies):
             for name, sub in (_subgraphs(gm) if subgraphs else []):
-                self._apply_graph(sub, sub.graph, stage, f"{stage}/{name}", report, subgraph=True)
-            final = self._apply_graph(gm, gm.graph, stage, stage, report, simulation=stock)
+                self._apply_graph(sub, sub.graph, stage, f"{stage}/{name}", report, subgraph=True, inductor=inductor)
+            final = self._apply_graph(gm, gm.graph, stage, stage, report, simulation=stock, inductor=inductor)
         if post_grad:
             repairs = (subgraph_constants.hoist_function_constants(gm) + symbolic_offsets.name_offsets_by_sizes(gm)
                        + operand_layouts.require_operand_layouts(gm))
@@ -237,7 +239,7 @@ class RuleSet:
                            subgraph=subgraph)
 
     def _apply_graph(self, root: fx.GraphModule, graph: fx.Graph, stage: str, label: str, report: Report,
-                     simulation=None, subgraph: bool = False):
+                     simulation=None, subgraph: bool = False, inductor: bool = True):
         """Run the rules of ``stage`` on one graph to a fixpoint; returns the simulation of
         Inductor's reinplacing on the final graph when the pass made one (else None).
         ``simulation``: one already made of the graph as it is now, to reuse; ``subgraph``: the
@@ -282,7 +284,7 @@ class RuleSet:
             report.seconds[key] = report.seconds.get(key, 0.0) + value
         lost = stage in S.POST_GRAD and (
             st.left_to_inductor and reinplace.storage_addressed_write_lost(graph, st.facts.simulation(), subgraph)
-            or functionalized_calls.dropped_loop(graph))
+            or inductor and functionalized_calls.dropped_loop(graph))
         if lost:
             raise EarlierPassError(f"{label}: {lost}")
         if stage in S.POST_GRAD and st.legality is not None and not st.left_to_inductor:

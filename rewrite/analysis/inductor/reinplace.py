@@ -105,13 +105,14 @@ def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] =
         copy_gm = _make_graph_module(gm, copy_graph)
     original_of = {c: o for o, c in val_map.items()}
     scatter_users = {c: list(c.users) for o, c in val_map.items() if op_facts.is_view_scatter(c)}
+    signatures = {c: _scatter_signature(c) for c in scatter_users}
     sim = Simulation()
     try:
         with _inductor_fake_mode(graph):
             updater = FakeTensorUpdater(copy_gm)
             arguments = fake_refresh.arguments(copy_graph, replaced=op_facts.is_view_scatter)
             passes.canonicalize_view_scatter_ops(copy_graph)
-            generalized = _map_generalized(scatter_users, original_of)
+            generalized = _map_generalized(scatter_users, original_of, signatures, copy_graph)
             fake_refresh.reuse_replaced_values(updater, arguments,
                                                fresh=lambda n: n.target is passes._generalized_scatter,
                                                replaced_fresh=op_facts.is_view_scatter)
@@ -188,12 +189,33 @@ def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: boo
     return ""
 
 
-def _map_generalized(scatter_users, original_of) -> Dict[fx.Node, List[fx.Node]]:
+def _scatter_signature(scatter: fx.Node):
+    """What Inductor's canonicalization makes of a view scatter it does not fuse: a
+    ``_generalized_scatter`` of the same source whose last view is the scatter's own."""
+    try:
+        return scatter.args[1], passes.ViewOp(passes._SCATTER_OP_TO_VIEW[scatter.target], args=scatter.args[2:],
+                                              kwargs=scatter.kwargs)
+    except (KeyError, IndexError, AttributeError):
+        return None
+
+
+def _map_generalized(scatter_users, original_of, signatures=None, graph=None) -> Dict[fx.Node, List[fx.Node]]:
     """Which original view scatters each ``_generalized_scatter`` of the copy stands for (a
-    chain of scatters through views of one base becomes one)."""
+    chain of scatters through views of one base becomes one).  A scatter replaced on its own is
+    found by its source and view (``_scatter_signature``: fuzz seed 53 p103, an
+    ``as_strided_scatter`` that a ``select_scatter`` then updates, whose replacement the
+    heuristics below gave to the ``select_scatter``'s); the rest by who reads the replacement."""
     out: Dict[fx.Node, List[fx.Node]] = {}
     owner: Dict[fx.Node, fx.Node] = {}
+    made = [g for g in graph.nodes if g.target is passes._generalized_scatter] if graph is not None else []
+    for c, signature in (signatures or {}).items():
+        found = [g for g in made if signature is not None and g.args[1] is signature[0]
+                 and g.args[2] and g.args[2][-1] == signature[1]]
+        if len(found) == 1:
+            owner[c] = found[0]
     for c, users in scatter_users.items():
+        if c in owner:
+            continue
         for u in users:
             if u._erased:
                 continue

@@ -5,13 +5,14 @@ loop in `auto_functionalized_v2` over their synthetic base.  Stock Inductor's sc
 loop only for its results: it dropped this one and the condition's writes with it (its compiled
 function did nothing; aot_eager right; with the loop's sum returned, stock is right too: the
 twin `while_captured_inputs_aliased`).  The engine stops such a graph
-(`functionalized_calls.dropped_loop`) and it runs eagerly."""
+(`functionalized_calls.dropped_loop`) and it runs eagerly; the eager base, which has no such
+scheduler, compiles it."""
 import torch
 
 EXPECT = """
 rejects: while_loop_captured_mutations at rewrite because share memory without a view
-warns: Inductor's scheduler would drop it with its writes
-warns: runs eagerly instead
+warns: Inductor's scheduler would drop it with its writes on inductor
+warns: runs eagerly instead on inductor
 warns: left to the compiler
 matches_eager exact
 inductor
