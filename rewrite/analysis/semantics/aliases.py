@@ -7,11 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
-import torch
 import torch.fx as fx
 
 from rewrite.analysis.semantics import layout_maps as lm
-from rewrite.analysis.semantics import regions
 from rewrite.analysis.facts import op_facts
 
 
@@ -201,12 +199,8 @@ def shared_inputs(graph: fx.Graph) -> str:
     among them are its business (a synthetic base), and read-only ones change nothing."""
     seen: Dict[object, fx.Node] = {}
     for node in graph.find_nodes(op="placeholder"):
-        val = node.meta.get("val")
-        if not isinstance(val, torch.Tensor) or node.meta.get("desc") is not None:
-            continue
-        try:
-            key = regions.default_storage_key(val)
-        except Exception:  # noqa: BLE001 - no storage (sparse, nested...): nothing to share
+        key = None if lm.is_callers_input(node) else lm.owner_storage(node)
+        if key is None:
             continue
         first = seen.setdefault(key, node)
         if first is not node and (lm.writer_of(first) is not None or lm.writer_of(node) is not None):

@@ -255,7 +255,7 @@ def writer_of(node: fx.Node) -> Optional[fx.Node]:
     return None
 
 
-def _is_callers_input(placeholder: fx.Node) -> bool:
+def is_callers_input(placeholder: fx.Node) -> bool:
     """An input of the graph AOTAutograd compiled (it gives each one a descriptor, ``meta["desc"]``:
     an argument, a parameter, a tangent...), not an operand of a higher-order op's function, which
     Inductor hands the post-grad passes as graphs of their own (a ``while_loop``'s state)."""
@@ -355,7 +355,7 @@ def functional_reading_differs(node: fx.Node, inputs_are_operands: bool = False)
     storage, fills it and has the fresh value's strides.  An input the graph never writes is no
     such memory: the fresh values computed from it were never the program's writes to it (a
     backward graph's scatters of its tangents); but the inputs of a higher-order op's function
-    (``inputs_are_operands``, or no AOTAutograd descriptor: ``_is_callers_input``) are its
+    (``inputs_are_operands``, or no AOTAutograd descriptor: ``is_callers_input``) are its
     operands, which the program may write through them (a ``while_loop``'s state, fuzz program
     3577).  (An ``as_strided_scatter`` also writes through a clone of its base:
     ``scatter_addresses_a_copy``.)  A v2 call's ``as_strided`` views of its bases are such reads
@@ -372,7 +372,7 @@ def operand_reading_differs(node: fx.Node, operand: fx.Node, inputs_are_operands
     """``functional_reading_differs`` of one of the operands ``node`` addresses by storage."""
     updates, cur = storage_chain(operand)
     fresh = updates[0] if updates else None
-    if cur.op == "placeholder" and not inputs_are_operands and _is_callers_input(cur) and not _is_written(cur):
+    if cur.op == "placeholder" and not inputs_are_operands and is_callers_input(cur) and not _is_written(cur):
         return ""
     if is_as_strided_scatter(node) and scatter_addresses_a_copy(node):
         return (f"`{node.name}` (as_strided_scatter) writes through a copy of its base, which does not start "
