@@ -73,5 +73,23 @@ def test_a_warns_line_on_one_base_holds_on_that_base_only(tmp_path):
     assert parse_expect_line("warns: left to the compiler").base is None
     result = run(tmp_path, "rejects: into_input at legality\nwarns: refused by the legality check on eager")
     assert result.status == "pass", result.details()
-    result = run(tmp_path, "rejects: into_input at legality\nwarns: refused by the legality check on inductor")
+    result = run(tmp_path, "inductor\nrejects: into_input at legality\nwarns: refused by the legality check on inductor")
     assert result.status == "fail" and "no `warns:` line expects it" in result.failures[0]
+
+
+def test_any_line_may_hold_on_one_base_only(tmp_path):
+    """A repair of a lowering hazard fires on the Inductor base only: its line says so."""
+    fires = parse_expect_line("fires: into_input count=1 in inference on inductor")
+    assert (fires.kind, fires.subject, fires.count, fires.graph, fires.base) == (
+        "fires", "into_input", 1, "inference", "inductor")
+    assert parse_expect_line("absent: aten.add on eager").base == "eager"
+    assert parse_expect_line("matches_eager exact on eager").exact
+    with pytest.raises(ExpectationError, match="takes no base"):
+        parse_expect_line("inductor on eager")
+    warned = "\nwarns: refused by the legality check"
+    result = run(tmp_path, "inductor\nfires: into_input on inductor\nrejects: into_input at legality on eager" + warned)
+    assert result.status == "pass", result.details()         # the run is on the eager base
+    result = run(tmp_path, "fires: into_input on eager" + warned)
+    assert result.status == "fail" and "into_input did not fire" in result.failures[0]
+    result = run(tmp_path, "fires: into_input on inductor" + warned)       # no `inductor` line
+    assert result.status == "error" and "would never be checked" in result.details()

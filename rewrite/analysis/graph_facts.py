@@ -49,11 +49,12 @@ def _with_views(nodes: Iterable[fx.Node]) -> Set[fx.Node]:
 
 class GraphFacts:
     def __init__(self, graph: fx.Graph, graph_kind: str = "inference", root: Optional[fx.GraphModule] = None,
-                 materialized: Optional[Dict] = None):
+                 materialized: Optional[Dict] = None, lowered: bool = True):
         self.graph = graph
         self.graph_kind = graph_kind
         self.root = root
         self.materialized = materialized or {}
+        self.lowered = lowered             # Inductor lowers the graph (False: the eager base)
         self._storage: Dict[fx.Node, object] = {}
         self._by_storage: Optional[Dict[object, List[fx.Node]]] = None
         # writes present when the pass started: AOTAutograd's copy-back epilogue
@@ -89,7 +90,7 @@ class GraphFacts:
         """The lowering model of the graph as it is now; ``rewired``: nodes an open transaction
         has rewired since the model last looked (their storage is looked up again)."""
         if self._lowering is None:
-            self._lowering = LoweringModel(self.graph, self.materialized)
+            self._lowering = LoweringModel(self.graph, self.materialized, lowered=self.lowered)
         else:
             self._lowering.forget(_with_views(rewired))
         return self._lowering
@@ -539,7 +540,7 @@ class GraphFacts:
         aliases and users).  Without ``about``, always current (the engine's own final check of
         Inductor's decisions uses that)."""
         if self._simulation is None or (self._dirty and (about is None or self._touches_dirty(about))):
-            self._simulation = simulate(self.root, self.graph, self.materialized)
+            self._simulation = simulate(self.root, self.graph, self.materialized, lowered=self.lowered)
             self._dirty = set()
         return self._simulation
 
@@ -586,7 +587,7 @@ class GraphFacts:
     def stock_lowering_model(self) -> LoweringModel:
         """A lowering model as stock Inductor lowers the graph (``buffered`` ops in buffers),
         for repair rules; made fresh, since it is asked rarely (copy-backs)."""
-        return LoweringModel(self.graph, self.materialized, buffered_are_lazy=False)
+        return LoweringModel(self.graph, self.materialized, buffered_are_lazy=False, lowered=self.lowered)
 
     def lowering_hazard_inside(self, w) -> Verdict:
         inside = self.stock_lowering_model().inside_hazards(w) if isinstance(w, fx.Node) else []

@@ -35,11 +35,13 @@ class Legality:
     """Legality checks for one graph during one pass."""
 
     def __init__(self, graph: fx.Graph, materialized: Optional[Dict] = None,
-                 deferred_writes: Iterable[fx.Node] = (), subgraph: bool = False):
+                 deferred_writes: Iterable[fx.Node] = (), subgraph: bool = False, lowered: bool = True):
+        """``lowered=False``: the graph runs op by op after the pass (the eager base): only the
+        values are checked, there is no lowering to be safe for."""
         self.graph = graph
         self.index = AliasIndex(graph)
         self.terms = Terms()
-        self.lowering = LoweringModel(graph, materialized)
+        self.lowering = LoweringModel(graph, materialized, lowered=lowered)
         self.deferred: Set[fx.Node] = set(deferred_writes)
         self.enabled = True
         #: the nodes whose arguments are storage addresses (few or none): what

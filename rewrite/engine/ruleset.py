@@ -96,6 +96,7 @@ class _GraphState:
     #: then no rule rewrites it (dependencies still run) and Inductor gets it as it is.
     left_to_inductor: str = ""
     subgraph: bool = False                 # a higher-order op's function
+    inductor: bool = True                  # Inductor lowers the graph (False: the eager base)
     #: Dependencies that said ``fallback reference`` and could not be applied (why, each).
     left_to_reference: List[str] = field(default_factory=list)
 
@@ -196,7 +197,7 @@ class RuleSet:
         stock = None
         if measure:   # made before any rule runs, and shared with them (GraphFacts.seed_simulation)
             with _timed(report.seconds, "copy_measure"):
-                stock = reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized"))
+                stock = reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized"), lowered=inductor)
         final = None
         if any(stage in c.stages for c in self.rules + self.dependencies):
             for name, sub in (_subgraphs(gm) if subgraphs else []):
@@ -204,7 +205,8 @@ class RuleSet:
             final = self._apply_graph(gm, gm.graph, stage, stage, report, simulation=stock, inductor=inductor)
         if post_grad:
             repairs = (subgraph_constants.hoist_function_constants(gm) + symbolic_offsets.name_offsets_by_sizes(gm)
-                       + operand_layouts.require_operand_layouts(gm))
+                       + operand_layouts.require_operand_layouts(gm)
+                       + (subgraph_constants.wrapped_function_constants(gm) if inductor else []))
             for note in repairs:
                 report.repairs.append(f"{stage}: {note}")
                 log.info("%s: %s", stage, note)
@@ -217,7 +219,7 @@ class RuleSet:
         if measure:
             with _timed(report.seconds, "copy_measure"):
                 if final is None:   # the ownership step, which would have made it, did not run
-                    final = reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized"))
+                    final = reinplace.simulate(gm, gm.graph, self.fact_tables.get("materialized"), lowered=inductor)
                 ours = final.final_copies
             report.copies = CopyComparison(copy_count.total_bytes(stock.final_copies), copy_count.total_bytes(ours),
                                            len(stock.final_copies), len(ours),
@@ -228,15 +230,17 @@ class RuleSet:
         report.seconds["total"] = report.seconds.get("total", 0.0) + time.perf_counter() - started
         return report
 
-    def _state(self, root, graph, stage, label, subgraph: bool = False) -> _GraphState:
-        facts = GraphFacts(graph, stage, root=root, materialized=self.fact_tables.get("materialized"))
+    def _state(self, root, graph, stage, label, subgraph: bool = False, inductor: bool = True) -> _GraphState:
+        facts = GraphFacts(graph, stage, root=root, materialized=self.fact_tables.get("materialized"),
+                           lowered=inductor)
         aten = S.STAGES[stage].graph == "aten"
-        legality = Legality(graph, self.fact_tables.get("materialized"), facts.original_writes, subgraph=subgraph) \
+        legality = Legality(graph, self.fact_tables.get("materialized"), facts.original_writes, subgraph=subgraph,
+                            lowered=inductor) \
             if aten and self.legality else None
         ctx = Context(root, graph, facts, self.fact_tables, stage, legality_enabled=legality is not None)
         left = (legality.functional_reading_differs() or aliases.shared_inputs(graph)) if legality is not None else ""
         return _GraphState(root, graph, stage, label, facts, legality, ctx, len(graph.nodes), left_to_inductor=left,
-                           subgraph=subgraph)
+                           subgraph=subgraph, inductor=inductor)
 
     def _apply_graph(self, root: fx.GraphModule, graph: fx.Graph, stage: str, label: str, report: Report,
                      simulation=None, subgraph: bool = False, inductor: bool = True):
@@ -244,7 +248,7 @@ class RuleSet:
         Inductor's reinplacing on the final graph when the pass made one (else None).
         ``simulation``: one already made of the graph as it is now, to reuse; ``subgraph``: the
         graph is a higher-order op's function (its inputs are its operands)."""
-        st = self._state(root, graph, stage, label, subgraph)
+        st = self._state(root, graph, stage, label, subgraph, inductor)
         st.facts.seed_simulation(simulation)
         if st.left_to_inductor:
             _warn(report, f"{label}: left to Inductor as it is, but for copies of values: {st.left_to_inductor}; "
@@ -314,7 +318,7 @@ class RuleSet:
                     # the graph was rebuilt from a snapshot: same structure, new node objects;
                     # go on from the same position with fresh analyses (time spent and stopped
                     # rules carry over)
-                    fresh = self._state(st.root, st.graph, st.stage, st.label, st.subgraph)
+                    fresh = self._state(st.root, st.graph, st.stage, st.label, st.subgraph, st.inductor)
                     fresh.spent, fresh.disabled, fresh.seconds = st.spent, st.disabled, st.seconds
                     fresh.initial_size = st.initial_size
                     st, nodes = fresh, list(st.graph.nodes)

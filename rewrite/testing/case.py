@@ -65,8 +65,13 @@ class Case:
 
     # ------------------------------------------------------------------ queries on expectations
 
-    def of_kind(self, *kinds: str) -> List[Expectation]:
-        return [e for e in self.expectations if e.kind in kinds]
+    def of_kind(self, *kinds: str, base: Optional[str] = None) -> List[Expectation]:
+        """The expectations of ``kinds``; with ``base``, those that hold on that base."""
+        return [e for e in self.expectations if e.kind in kinds and (base is None or e.base in (None, base))]
+
+    def on_base(self, base: str) -> List[Expectation]:
+        """Every expectation that holds on ``base``."""
+        return [e for e in self.expectations if e.base in (None, base)]
 
     def has(self, kind: str) -> bool:
         return any(e.kind == kind for e in self.expectations)
@@ -185,6 +190,10 @@ def parse_case(path, source: Optional[str] = None) -> Case:
         raise CaseFormatError(path, lines["EXPECT"], "every case must say `matches_eager` (or "
                                                      "`eager_raises: Error` when eager cannot run it, or "
                                                      "`compile_raises: Error` when the compiler must refuse it)")
+    if "inductor" not in kinds and any(e.base == "inductor" for e in expectations):
+        raise CaseFormatError(path, lines["EXPECT"], "a line ends `on inductor`, but the case does not run on "
+                                                     "Inductor: add the `inductor` line, or the line would never "
+                                                     "be checked")
     if {"matches_eager", "compile_raises"} <= kinds:
         raise CaseFormatError(path, lines["EXPECT"], "`compile_raises` and `matches_eager` exclude each other")
     if "reference" in functions and "matches_eager" not in kinds:

@@ -146,14 +146,14 @@ def _run_modes(case: Case, base: str, rules, result: CaseResult) -> None:
 def _run(case: Case, base: str, rules, result: CaseResult, dynamic: Optional[bool] = None) -> None:
     fn, make_inputs, reference = case.load()
 
-    for e in case.of_kind("eager_raises"):
+    for e in case.of_kind("eager_raises", base=base):
         run = run_calls(fn, fresh_inputs(make_inputs), case.mode, 1)
         if not raised(run.error, e.subject):
             got = "returned normally" if run.error is None else f"raised {_error_text(run.error)}"
             result.failures.append(f"{e.text}: eager {got}")
 
-    matches = case.of_kind("matches_eager")
-    refusals = case.of_kind("compile_raises")
+    matches = case.of_kind("matches_eager", base=base)
+    refusals = case.of_kind("compile_raises", base=base)
     eager = None
     if matches or refusals:   # a refusal only means something for a program eager runs
         eager = run_calls(reference or fn, fresh_inputs(make_inputs), case.mode, case.calls)
@@ -165,9 +165,9 @@ def _run(case: Case, base: str, rules, result: CaseResult, dynamic: Optional[boo
         compiled_fn, backend = compile_case(fn, case, base, rules, dynamic)
         with auto_functionalized(case.auto_functionalized):   # compiling happens on the first call
             compiled = run_calls(compiled_fn, fresh_inputs(make_inputs), case.mode, case.calls)
-    result.failures += _warning_problems([e for e in case.of_kind("warns") if e.base in (None, base)], warned)
+    result.failures += _warning_problems(case.of_kind("warns", base=base), warned)
     reports: List[Report] = list(getattr(backend, "reports", []))
-    if compiled.error is not None and (matches or not (case.has("eager_raises") or refusals)):
+    if compiled.error is not None and (matches or not (case.of_kind("eager_raises", base=base) or refusals)):
         result.failures.append(f"compiled ({base}) raised on call {compiled.failed_call + 1}: "
                                f"{_error_text(compiled.error)}")
     for e in refusals:
@@ -185,7 +185,7 @@ def _run(case: Case, base: str, rules, result: CaseResult, dynamic: Optional[boo
                                        f"{'the reference' if reference else 'eager'}:\n  " + "\n  ".join(problems))
                 break
 
-    result.failures += check_reports(case.expectations, reports)
+    result.failures += check_reports(case.on_base(base), reports)
     result.candidates = [c for r in reports for c in r.candidates]
     result.got = describe_got(case.rules, reports)
     names = set(case.rules)

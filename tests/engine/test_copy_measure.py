@@ -81,6 +81,9 @@ def test_measuring_adds_at_most_the_simulation_of_the_graph_as_received(fn, fire
 
 
 SAID = "copies per call: stock Inductor 2 (64 bytes), with the rules 1 (8 bytes)"
+#: the eager base runs the graph op by op: the values are computed before the in-place write
+#: reads them, so it needs no copy of them (Inductor would inline their computation into the write)
+SAID_EAGER = "copies per call: stock Inductor 2 (64 bytes), with the rules 0 (0 bytes)"
 
 
 def test_the_comparison_says_what_each_copies():
@@ -106,10 +109,10 @@ def test_rewrite_log_info_asks_for_it_and_logs_it(caplog):
     with caplog.at_level(logging.INFO, logger="rewrite"), torch.inference_mode():
         torch.compile(slice_then_index_copy, backend=backend, fullgraph=True)(*composed_inputs())
     assert post_grad_report(backend).copies is not None
-    assert any(r.levelno == logging.INFO and r.getMessage() == f"[inference] {SAID}" for r in caplog.records)
+    assert any(r.levelno == logging.INFO and r.getMessage() == f"[inference] {SAID_EAGER}" for r in caplog.records)
 
 
 def test_explain_asks_for_it():
     with torch.inference_mode():
         text = explain(slice_then_index_copy, *composed_inputs())
-    assert SAID in text
+    assert SAID_EAGER in text

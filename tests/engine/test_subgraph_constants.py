@@ -5,7 +5,7 @@ import torch
 
 from graphs import post_grad
 
-from rewrite.analysis.inductor.subgraph_constants import hoist_function_constants
+from rewrite.analysis.inductor.subgraph_constants import hoist_function_constants, wrapped_function_constants
 
 
 def loop(x):
@@ -72,3 +72,46 @@ def test_a_function_without_constants_is_left_alone():
     gm = post_grad(plain, torch.arange(9).reshape(3, 3))
     code = gm.code
     assert hoist_function_constants(gm) == [] and gm.code == code
+
+
+def writing_branch(index):
+    """A branch that writes its operand: the ``cond`` reaches the post-grad passes wrapped in
+    ``auto_functionalized_v2`` (fuzz seed 67 p137), whose operands no repair can extend."""
+    def fn(x):
+        def true_fn(p):
+            p.scatter_add_(0, torch.tensor(index), torch.ones(len(index), 3))
+            return p * 2
+        return torch.cond(x.sum() > 0, true_fn, lambda p: p * 0, (x,))
+    return fn
+
+
+def v2_call(gm):
+    [call] = [n for n in gm.graph.nodes if n.target is torch.ops.higher_order.auto_functionalized_v2]
+    return call
+
+
+def test_a_small_constant_of_a_wrapped_branch_becomes_flat():
+    fn = writing_branch([[2, 2, 0]])
+    x = torch.arange(1.0, 10.0).reshape(3, 3)
+    gm = post_grad(fn, x.clone())
+    call = v2_call(gm)
+    [true_fn] = [getattr(gm, a.target) for a in call.kwargs.values() if getattr(a, "op", None) == "get_attr"
+                 and isinstance(getattr(gm, a.target), torch.fx.GraphModule) and tensor_attrs(getattr(gm, a.target))]
+    notes = wrapped_function_constants(gm)
+    gm.recompile()
+    assert len(notes) == 1 and call.name in notes[0]
+    assert [tuple(getattr(true_fn, n.target).shape) for n in tensor_attrs(true_fn)] == [(3,)]
+    assert wrapped_function_constants(gm) == []          # nothing left to flatten
+    assert hoist_function_constants(gm) == []            # (and no operand can be added)
+    got_x, want_x = x.clone(), x.clone()
+    with torch.inference_mode():
+        got = gm(got_x)
+        want = fn(want_x)
+    assert torch.equal(got[0] if isinstance(got, (tuple, list)) else got, want[0] if isinstance(want, (tuple, list)) else want)
+    assert torch.equal(got_x, want_x)
+
+
+def test_a_large_constant_of_a_wrapped_branch_stops_the_compile():
+    gm = post_grad(writing_branch([[2, 2, 0]] * 3), torch.arange(1.0, 10.0).reshape(3, 3))
+    with pytest.raises(RuntimeError, match="9 elements: stock Inductor names it"):
+        wrapped_function_constants(gm)

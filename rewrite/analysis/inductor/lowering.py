@@ -81,12 +81,17 @@ class LoweringModel:
     """Which nodes Inductor may compute lazily, and the hazards of one graph's writes."""
 
     def __init__(self, graph: fx.Graph, materialized: Optional[Dict[str, FrozenSet]] = None,
-                 buffered_are_lazy: bool = True):
+                 buffered_are_lazy: bool = True, lowered: bool = True):
         """``buffered_are_lazy=False``: the ops the ``materialized`` table lists as ``buffered``
         (reductions, scatters...) are computed into buffers, as Inductor lowers them; a model
         of what stock Inductor does, for repair rules.  The legality check keeps the default,
-        which takes them as possibly lazy (conservative)."""
+        which takes them as possibly lazy (conservative).  ``lowered=False``: the graph runs op
+        by op after the pass (the eager base): every value is computed into a tensor of its own
+        before anything reads it, and ops run in graph order.  Nothing is lazy, and the only
+        hazard left is an op whose own operand overlaps what it writes at other positions (an
+        eager kernel raises or reads what it already wrote, as Inductor's loop would)."""
         self.graph = graph
+        self.lowered = lowered
         self.extern = (materialized or {}).get("extern", frozenset())
         self.buffered = (materialized or {}).get("buffered", frozenset()) if not buffered_are_lazy else frozenset()
         self._storage: Dict[fx.Node, object] = {}
@@ -116,8 +121,8 @@ class LoweringModel:
     def is_lazy(self, node: fx.Node) -> bool:
         """Inductor may inline this node's computation into its consumers: it is not a view,
         not a write, not an extern kernel, and nothing writes into it (a written value lives
-        in a buffer)."""
-        if node.op != "call_function" or fake_value(node) is None:
+        in a buffer).  Nothing is, where the graph is not lowered."""
+        if not self.lowered or node.op != "call_function" or fake_value(node) is None:
             return False
         if any(node in op_facts.written_nodes(u) for u in node.users if u not in self._absent):
             return False
@@ -176,8 +181,12 @@ class LoweringModel:
         found: List[Hazard] = []
         seen: Set[Tuple] = set()
         for w in writes:
-            for h in self._dtype_views(w) + self._inside(w) + self._deferred(w) + self._reordered(w) \
-                    + self._concat_inputs(w):
+            if self.lowered:
+                found_here = self._dtype_views(w) + self._inside(w) + self._deferred(w) + self._reordered(w) \
+                    + self._concat_inputs(w)
+            else:                                # op by op: only an op's own overlapping operand
+                found_here = self._inside(w)
+            for h in found_here:
                 key = (h.kind, h.write, h.reader, h.operand)
                 if key not in seen:
                     seen.add(key)

@@ -93,8 +93,10 @@ def _inductor_fake_mode(graph: fx.Graph):
         yield
 
 
-def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] = None) -> Simulation:
-    """Run Inductor's reinplacing on a copy of ``graph`` and judge what it did."""
+def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] = None,
+             lowered: bool = True) -> Simulation:
+    """Run Inductor's reinplacing on a copy of ``graph`` and judge what it did (``lowered=False``:
+    the graph runs op by op after it, the eager base; its values only are judged)."""
     if not candidates(graph):
         return Simulation(final_copies=copies(graph))
     copy_graph = fx.Graph()
@@ -143,7 +145,7 @@ def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] =
         return sim
     if sim.decisions:
         sim._judge = functools.partial(_judge, graph, copy_graph, sim, original_of, pending, materialized,
-                                       in_place_calls)
+                                       in_place_calls, lowered)
     sim.final_copies = copies(copy_graph)
     return sim
 
@@ -238,7 +240,8 @@ def _map_generalized(scatter_users, original_of, signatures=None, graph=None) ->
     return out
 
 
-def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialized, in_place_calls=()) -> None:
+def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialized, in_place_calls=(),
+           lowered: bool = True) -> None:
     """Mark the decisions whose writes make the copy wrong."""
     modelled: Dict[fx.Node, List[fx.Node]] = {}
     for call, original, in_place in in_place_calls:       # what Inductor's decomposition makes of them
@@ -273,7 +276,7 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
         for node in _decisions_on(roots, write_owner) or list(sim.decisions):
             if not sim.decisions[node].unsafe:
                 sim.decisions[node].unsafe = reason
-    model = LoweringModel(copy_graph, materialized)
+    model = LoweringModel(copy_graph, materialized, lowered=lowered)
     for hazard in model.hazards():
         if hazard.write in modelled:
             continue    # an extern call's write: Inductor realizes what reads the memory before it

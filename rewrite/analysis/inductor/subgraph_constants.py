@@ -9,7 +9,15 @@ branch builds, so plain programs fail under stock Inductor while aot_eager runs 
 does the rewrite of a loop whose condition writes a captured tensor (fuzz program 2063: the
 condition, and its constant index, move into the body).  A constant of the enclosing graph,
 passed to the op as one more captured operand, is lowered and set as usual: that is what the
-program means, and it costs nothing (the same tensor, read where it was)."""
+program means, and it costs nothing (the same tensor, read where it was).
+
+A ``cond`` or ``while_loop`` whose functions write an operand reaches the post-grad passes
+wrapped in ``auto_functionalized_v2`` (fuzz seed 67 p137: a branch's ``scatter_add_`` into a
+transposed input, which the dependency rule leaves to the compiler), whose operands are base
+indices under a schema constant: no operand can be added.  There a constant of at most 8
+elements becomes a one-dimensional constant, which Inductor inlines (``can_inline_constant``),
+viewed in its shape; a larger one cannot be lowered, and the compile stops
+(``wrapped_function_constants``)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -19,6 +27,7 @@ import torch
 import torch.fx as fx
 
 from rewrite.analysis.facts.fake import graph_fake_mode, meta_key
+from rewrite.analysis.inductor import functionalized_calls
 
 # operand tuple position of each higher-order op whose functions all take it last
 _OPERANDS = {torch.ops.higher_order.while_loop: 3, torch.ops.higher_order.cond: 3}
@@ -84,5 +93,50 @@ def hoist_function_constants(root: fx.GraphModule) -> List[str]:
                          f"({name}); stock Inductor never sets a function's own constant")
         hop.args = hop.args[:position] + (tuple(operands),) + hop.args[position + 1:]
         for function in functions:
+            function.recompile()
+    return notes
+
+
+#: Inductor inlines a one-dimensional constant of at most this many elements
+#: (``GraphLowering.can_inline_constant``) and a zero-dimensional one
+INLINED_ELEMENTS = 8
+
+
+def wrapped_function_constants(root: fx.GraphModule) -> List[str]:
+    """Make each tensor constant of the functions of a ``while_loop`` or ``cond`` under
+    ``auto_functionalized_v2`` one Inductor inlines: a flat constant of the same elements, viewed
+    in the constant's shape.  Returns one line per constant; raises where a constant is too large
+    to inline (Inductor would name it in the compiled code and never set it)."""
+    graph, notes = root.graph, []
+    fake_mode = graph_fake_mode(graph)
+    for call in [n for n in graph.nodes if functionalized_calls.is_v2(n) and n.args and n.args[0] in _OPERANDS]:
+        functions = [getattr(root, a.target) for a in call.kwargs.values() if isinstance(a, fx.Node)
+                     and a.op == "get_attr" and isinstance(getattr(root, a.target, None), fx.GraphModule)]
+        for function in functions:
+            for node, value in _constants(function):
+                if value.dim() == 0 or value.dim() == 1 and value.numel() <= INLINED_ELEMENTS:
+                    continue
+                if value.numel() > INLINED_ELEMENTS or fake_mode is None:
+                    raise RuntimeError(f"{call.name}: the constant {node.target} of a function of the "
+                                       f"{call.args[0]} it wraps has {value.numel()} elements: stock Inductor "
+                                       f"names it in the compiled code and never sets it, and under "
+                                       f"auto_functionalized_v2 it cannot be passed as an operand")
+                name = _unique_name(function, f"{node.target}_flat")
+                flat = value.detach().contiguous().reshape(-1).clone()
+                setattr(function, name, flat)
+                key = meta_key(function.graph)
+                with function.graph.inserting_before(node):      # (Inductor traces the call again, with
+                    made = function.graph.create_node("get_attr", name)      # fake tensors: only a lift
+                    lifted = function.graph.call_function(torch.ops.aten.lift_fresh_copy.default, (made,))
+                    viewed = function.graph.call_function(torch.ops.aten.view.default, (lifted, list(value.shape)))
+                with fake_mode:                                    # takes a real constant there)
+                    made.meta[key] = fake_mode.from_tensor(flat, static_shapes=True)
+                    lifted.meta[key] = torch.empty_like(made.meta[key])
+                    viewed.meta[key] = lifted.meta[key].view(value.shape)
+                node.replace_all_uses_with(viewed)
+                function.graph.erase_node(node)
+                notes.append(f"{call.name}: the constant {node.target} of its {call.args[0]} is made flat "
+                             f"({name}), which Inductor inlines; stock Inductor never sets a function's own "
+                             f"constant")
             function.recompile()
     return notes

@@ -11,9 +11,11 @@ on the Inductor base; counted with the gather's load as one, it stopped the comp
 import torch
 
 EXPECT = """
-fires: materialize_copy_back_source_for_inductor
+fires: materialize_copy_back_source_for_inductor on inductor
+not fires: materialize_copy_back_source_for_inductor on eager
 not fires: write_back_custom_op
-present: rewrite.materialized_copy count=1
+present: rewrite.materialized_copy count=1 on inductor
+absent: rewrite.materialized_copy on eager
 matches_eager exact
 inductor
 """

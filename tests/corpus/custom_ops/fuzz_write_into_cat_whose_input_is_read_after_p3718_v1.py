@@ -9,7 +9,8 @@ Inductor copies as stock does."""
 import torch
 
 EXPECT = """
-rejects: write_back_custom_op at rewrite because writes the result of a `cat`
+rejects: write_back_custom_op at rewrite because writes the result of a `cat` on inductor
+fires: write_back_custom_op on eager
 matches_eager exact
 inductor
 """

@@ -5,7 +5,8 @@ from torch import Tensor
 
 EXPECT = """
 fires: write_back_custom_op
-present: rewrite.materialized_copy count=1
+present: rewrite.materialized_copy count=1 on inductor
+absent: rewrite.materialized_copy on eager
 absent: higher_order.auto_functionalized
 matches_eager exact
 inductor

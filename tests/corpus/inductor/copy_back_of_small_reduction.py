@@ -5,7 +5,8 @@ wrong).  The stock model counts only larger reductions as buffered."""
 import torch
 
 EXPECT = """
-fires: materialize_copy_back_source
+fires: materialize_copy_back_source on inductor
+not fires: materialize_copy_back_source on eager
 matches_eager
 inductor
 """

@@ -7,7 +7,8 @@ it."""
 import torch
 
 EXPECT = """
-fires: materialize_copy_back_source
+fires: materialize_copy_back_source on inductor
+not fires: materialize_copy_back_source on eager
 matches_eager exact
 inductor
 """

@@ -6,7 +6,8 @@ with tolerance.)"""
 import torch
 
 EXPECT = """
-fires: materialize_copy_back_source
+fires: materialize_copy_back_source on inductor
+not fires: materialize_copy_back_source on eager
 matches_eager
 inductor
 """

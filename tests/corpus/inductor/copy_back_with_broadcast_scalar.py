@@ -4,7 +4,8 @@ wrong); realized_before_copy skips tensors of one distinct element."""
 import torch
 
 EXPECT = """
-fires: materialize_copy_back_source
+fires: materialize_copy_back_source on inductor
+not fires: materialize_copy_back_source on eager
 matches_eager
 inductor
 """

@@ -8,7 +8,8 @@ with "stays unsafe after repairs", and privatized the same scatter on every swee
 import torch
 
 EXPECT = """
-fires: privatize_for_inductor
+fires: privatize_for_inductor on inductor
+not fires: privatize_for_inductor on eager
 matches_eager exact
 inductor
 """

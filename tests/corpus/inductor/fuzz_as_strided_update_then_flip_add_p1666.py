@@ -11,9 +11,11 @@ the others are refused."""
 import torch
 
 EXPECT = """
-fires: materialize_copy_back_source_for_inductor
+fires: materialize_copy_back_source_for_inductor on inductor
+not fires: materialize_copy_back_source_for_inductor on eager
 rejects: reinplace_update_into_input at legality
-present: rewrite.materialized_copy count=1
+present: rewrite.materialized_copy count=1 on inductor
+absent: rewrite.materialized_copy on eager
 matches_eager exact
 inductor
 """

@@ -9,7 +9,7 @@ gets a private copy (`privatize_for_inductor`)."""
 import torch
 
 EXPECT = """
-fires: reinplace_scatter_into_intermediate
+fires: reinplace_scatter_into_intermediate on inductor
 fires: privatize_for_inductor
 matches_eager exact
 inductor

@@ -4,7 +4,8 @@ rules agree."""
 import torch
 
 EXPECT = """
-fires: privatize_for_inductor
+fires: privatize_for_inductor on inductor
+not fires: privatize_for_inductor on eager
 matches_eager exact
 inductor
 """

@@ -6,7 +6,8 @@ and Inductor may then write in place."""
 import torch
 
 EXPECT = """
-fires: materialize_source_for_inductor
+fires: materialize_source_for_inductor on inductor
+not fires: materialize_source_for_inductor on eager
 not fires: privatize_for_inductor
 matches_eager exact
 inductor

@@ -7,7 +7,8 @@ model (it does not count on Inductor realizing readers of a mutated buffer) asks
 import torch
 
 EXPECT = """
-fires: materialize_copy_back_source
+fires: materialize_copy_back_source on inductor
+not fires: materialize_copy_back_source on eager
 matches_eager exact
 inductor
 """

@@ -7,7 +7,8 @@ import torch
 
 EXPECT = """
 not fires: materialize_source_for_inductor
-fires: privatize_for_inductor
+fires: privatize_for_inductor on inductor
+not fires: privatize_for_inductor on eager
 matches_eager exact
 inductor
 """

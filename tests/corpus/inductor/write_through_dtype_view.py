@@ -6,7 +6,8 @@ repair, so the rewrite is refused and the scatter stays functional, which Induct
 import torch
 
 EXPECT = """
-rejects: reinplace_scatter_into_view_of_input at rewrite because a view of another dtype
+rejects: reinplace_scatter_into_view_of_input at rewrite because a view of another dtype on inductor
+rejects: reinplace_scatter_into_view_of_input at legality on eager
 matches_eager exact
 inductor
 """

@@ -8,7 +8,8 @@ import torch
 
 EXPECT = """
 fires: reinplace_update_into_input
-present: rewrite.materialized_copy
+present: rewrite.materialized_copy on inductor
+absent: rewrite.materialized_copy on eager
 absent: aten.slice_scatter
 matches_eager exact
 inductor

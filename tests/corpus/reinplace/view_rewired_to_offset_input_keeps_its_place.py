@@ -9,7 +9,8 @@ import torch
 
 EXPECT = """
 fires: reinplace_update_into_input
-present: rewrite.materialized_copy count=2
+present: rewrite.materialized_copy count=2 on inductor
+absent: rewrite.materialized_copy on eager
 matches_eager exact
 inductor
 """
