@@ -569,6 +569,17 @@ class GraphFacts:
             return no()
         return yes(decision.unsafe)
 
+    def inductor_late_reads(self, f) -> list:
+        """The values read before ``f`` (a functionalized call) that Inductor would compute after
+        it writes their memory in place.  (Asked of the graph as it is: the values are not ``f``'s
+        operands, and a simulation kept for ``f`` would not see them materialized since.)"""
+        decision = self.simulation().judge().decisions.get(f) if isinstance(f, fx.Node) else None
+        return [n for n in (decision.late_reads if decision is not None else ()) if not n._erased]
+
+    def inductor_reads_late(self, f) -> Verdict:
+        late = self.inductor_late_reads(f)
+        return yes(f"Inductor would compute {', '.join(n.name for n in late)} after {f.name}") if late else no()
+
     def inductor_clones_at_symbolic_offset(self, f) -> Verdict:
         if not (isinstance(f, fx.Node) and functionalized.is_functionalized_call(f)):
             return no()

@@ -145,6 +145,14 @@ def inductor_reinplace_unsafe(ctx, n: Node) -> bool:
 
 
 @predicate(stages=POST_GRAD)
+def inductor_reads_late(ctx, f: Node) -> bool:
+    """``f`` is a functionalized call Inductor would write in place, and a value the program
+    reads before it from memory it writes, one element into a 0-dim tensor, Inductor's scheduler
+    would compute after it (fuzz seed 47 p271: stock wrong, aot_eager right)."""
+    return ctx.facts.inductor_reads_late(f)
+
+
+@predicate(stages=POST_GRAD)
 def inductor_clones_at_symbolic_offset(ctx, f: Node) -> bool:
     """``f`` is an ``auto_functionalized`` (v1) call whose written argument at a symbolic storage
     offset Inductor would clone (not write in place); its clone then addresses the copy by the
@@ -391,6 +399,14 @@ def materialize_hazards_of(ctx, w: Node) -> None:
     """The same for one write ``w`` already in the graph (a copy-back stock Inductor would lower
     wrong): copy each value read inside its loop or after it into a buffer of its own first."""
     ctx.edit.materialize_hazards([w])
+
+
+@action(stages=POST_GRAD)
+def materialize_late_reads(ctx, f: Node) -> None:
+    """For a call ``inductor_reads_late`` holds of: compute each value it names into a buffer of
+    its own right where the program reads it, before the call (one element each)."""
+    for value in ctx.facts.inductor_late_reads(f):
+        ctx.edit.materialize(value)
 
 
 @action(stages=POST_GRAD)
