@@ -282,14 +282,14 @@ def view_root(ctx, x: Node) -> Node:
 @function()
 def output_views(ctx, x: Node) -> Number:
     """How many items of the graph's output are ``x`` or views of it (through views and in-place
-    results)."""
+    results; of a node owning its memory, every item living in that memory)."""
     import torch.fx as fx
 
     from rewrite.analysis.inductor.outputs import output_items
     from rewrite.analysis.semantics.layout_maps import chain_to
 
     return sum(1 for item in output_items(ctx.graph)
-               if isinstance(item, fx.Node) and (item is x or x in chain_to(item)[1]))
+               if isinstance(item, fx.Node) and (item is x or x in chain_to(item)[1] or chain_to(item)[0] is x))
 
 
 @function()

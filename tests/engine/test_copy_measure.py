@@ -55,8 +55,8 @@ def simulations(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(reinplace, "simulate", counted)
-    import rewrite.analysis.graph_facts as graph_facts
-    monkeypatch.setattr(graph_facts, "simulate", counted)
+    import rewrite.analysis.inductor_pass_facts as inductor_pass_facts
+    monkeypatch.setattr(inductor_pass_facts, "simulate", counted)
     return made
 
 
