@@ -147,8 +147,9 @@ def inductor_reinplace_unsafe(ctx, n: Node) -> bool:
 @predicate(stages=POST_GRAD)
 def inductor_reads_late(ctx, f: Node) -> bool:
     """``f`` is a functionalized call Inductor would write in place, and a value the program
-    reads before it from memory it writes, one element into a 0-dim tensor, Inductor's scheduler
-    would compute after it (fuzz seed 47 p271: stock wrong, aot_eager right)."""
+    reads before it from memory it writes Inductor would compute after it: one element into a
+    0-dim tensor (fuzz seed 47 p271), or anything before a ``while_loop`` or ``cond`` the call
+    wraps (seed 67 p555).  Stock wrong, aot_eager right."""
     return ctx.facts.inductor_reads_late(f)
 
 

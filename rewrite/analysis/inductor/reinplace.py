@@ -25,7 +25,7 @@ from torch.fx._lazy_graph_module import _make_graph_module, _use_lazy_graph_modu
 from torch._inductor.virtualized import NullHandler, V
 
 from rewrite.analysis.semantics import layout_maps as lm
-from rewrite.analysis.facts import op_facts
+from rewrite.analysis.facts import functionalized, op_facts
 from rewrite.analysis.inductor import fake_refresh, functionalized_calls
 from rewrite.analysis.inductor.copies import copies
 from rewrite.analysis.facts.fake import fake_value, graph_fake_mode
@@ -280,7 +280,7 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
                 sim.decisions[node].unsafe = reason
     model = LoweringModel(copy_graph, materialized, lowered=lowered)
     for hazard in model.hazards():
-        if hazard.write in modelled and not _zero_dim_deferred(hazard):
+        if hazard.write in modelled and not _read_late_by_inductor(hazard, modelled[hazard.write]):
             continue    # an extern call's write: Inductor realizes what reads the memory before it
             #             (GraphLowering.mark_buffer_mutated), so nothing lazy reads it late
         if hazard.kind == "inside" and _is_copy_back(original_of.get(hazard.write)):
@@ -307,13 +307,18 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
     _trust_private_copies(sim)
 
 
-def _zero_dim_deferred(hazard) -> bool:
-    """A lazy read of one element into a 0-dim value, consumed after an extern call writes that
-    element: Inductor's scheduler computes it after the call (fuzz seed 47 p271: `x1[1, 1].clone()`
-    before a custom op writes `x1[1:3, 1]` under `auto_functionalized_v2`, stock Inductor returned
-    the new value; the same read of two elements was ordered right)."""
+def _read_late_by_inductor(hazard, calls) -> bool:
+    """A lazy read consumed after a functionalized call writes what it reads, which Inductor does
+    not realize before the call: a 0-dim value (fuzz seed 47 p271: `x1[1, 1].clone()` before a
+    custom op writes `x1[1:3, 1]` under `auto_functionalized_v2`, stock Inductor returned the new
+    value; the same read of two elements was ordered right), or any value read before a
+    `while_loop` or `cond` the call wraps, which Inductor lowers as calls of its functions, not as
+    an extern kernel (seed 67 p555: `o2 = x0.clone()` before a loop writing `x0`)."""
+    if hazard.kind != "deferred":
+        return False
     value = fake_value(hazard.reader)
-    return hazard.kind == "deferred" and value is not None and getattr(value, "dim", lambda: 1)() == 0
+    zero_dim = value is not None and getattr(value, "dim", lambda: 1)() == 0
+    return zero_dim or any(functionalized.is_functionalized_hop_v2(c) for c in calls)
 
 
 def _is_copy_back(node: Optional[fx.Node]) -> bool:
