@@ -204,8 +204,8 @@ class RuleSet:
                 self._apply_graph(sub, sub.graph, stage, f"{stage}/{name}", report, subgraph=True, inductor=inductor)
             final = self._apply_graph(gm, gm.graph, stage, stage, report, simulation=stock, inductor=inductor)
         if post_grad:
-            repairs = (subgraph_constants.hoist_function_constants(gm) + symbolic_offsets.name_offsets_by_sizes(gm)
-                       + operand_layouts.require_operand_layouts(gm)
+            repairs = (subgraph_constants.hoist_function_constants(gm) + operand_layouts.require_operand_layouts(gm)
+                       + symbolic_offsets.name_offsets_by_sizes(gm)
                        + (subgraph_constants.wrapped_function_constants(gm) if inductor else []))
             for note in repairs:
                 report.repairs.append(f"{stage}: {note}")

@@ -65,11 +65,21 @@ def _offset_of_a_view_of_an_input(offset: fx.Node, val: torch.SymInt):
     if not isinstance(view, fx.Node):
         return None
     root = layout_maps.chain_to(view)[0]
-    if root.op != "placeholder" and not _new_value_of_an_input_base(root):
+    if root.op != "placeholder" and not _new_value_of_an_input_base(root) and not _laid_out_as_faked(root):
         return None
     if op_facts.shares_storage(fake_value(view), fake_value(root)) is not True:
         return None
     return val.node.expr
+
+
+def _laid_out_as_faked(node: fx.Node) -> bool:
+    """``node`` is a computed value whose layout ``operand_layouts.require_operand_layouts`` fixed
+    (``inductor_force_stride_order``) at storage offset 0: Inductor allocates it as its fake value
+    says, so offsets in it are the fake value's (fuzz seed 79 p76: a v2 call's written view of a
+    `slice_scatter`, passed to the op at offset 0 where it sat at `2*s58 + 1`)."""
+    val = fake_value(node)
+    return (node.op == "call_function" and node.target is torch.ops.prims.inductor_force_stride_order.default
+            and isinstance(val, torch.Tensor) and isinstance(val.storage_offset(), int) and val.storage_offset() == 0)
 
 
 def _new_value_of_an_input_base(node: fx.Node) -> bool:
