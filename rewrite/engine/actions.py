@@ -393,9 +393,9 @@ class Editor:
         input's memory, right before the output); one copy per value and place."""
         groups = {}
         for r in reads:
-            readers = groups.setdefault((r.operand, r.anchor), {})
+            readers = groups.setdefault((r.operand, r.anchor, getattr(r, "own_copy", None)), {})
             readers.setdefault(r.reader, set()).update(r.positions)
-        for (operand, anchor), readers in groups.items():
+        for (operand, anchor, _), readers in groups.items():
             copy = self.copy_of(self._defined_before(operand, anchor), before=anchor)
             for reader, positions in readers.items():
                 if reader.op == "output":

@@ -29,7 +29,7 @@ model that the graph as it runs computes what its functional reading does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import torch.fx as fx
 
@@ -79,6 +79,7 @@ class MisplacedOutput:
     input: fx.Node
     saved: bool           # a tensor saved for backward (written by the runtime after the graph)
     reader: fx.Node = None    # the output node
+    shares_with: Optional[int] = None    # the item is also output ``shares_with`` (``input`` is None)
 
     @property
     def operand(self) -> fx.Node:
@@ -92,7 +93,15 @@ class MisplacedOutput:
     def positions(self) -> Tuple[int, ...]:
         return (self.position,)
 
+    @property
+    def own_copy(self) -> Optional[int]:
+        """A copy for this position alone (an item that is also an earlier output)."""
+        return self.position if self.shares_with is not None else None
+
     def describe(self) -> str:
+        if self.shares_with is not None:
+            return (f"output {self.position} (`{self.node.name}`) is also output {self.shares_with}, where the "
+                    f"program returns two tensors of their own")
         if self.saved:
             return (f"output {self.position} (`{self.node.name}`, saved for backward) is the memory of input "
                     f"`{self.input.name}`, which AOTAutograd writes after the graph")
@@ -154,10 +163,15 @@ def misplaced_outputs(graph: fx.Graph, roles: Sequence[str]) -> List[MisplacedOu
     module docstring)."""
     runtime_written = runtime_written_inputs(graph)
     output = output_node(graph)
-    out = []
+    out, first = [], {}
     for i, item in enumerate(output_items(graph)):
         if i >= len(roles) or not isinstance(item, fx.Node) or fake_value(item) is None:
             continue
+        if roles[i] == "own" and item in first:     # noop removal made two clones one node (seed 83 p75)
+            out.append(MisplacedOutput(i, item, None, False, output, shares_with=first[item]))
+            continue
+        if roles[i] == "own":
+            first.setdefault(item, i)
         root = root_of(item)
         if root.op != "placeholder":
             continue
