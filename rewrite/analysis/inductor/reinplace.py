@@ -46,7 +46,7 @@ class Decision:
     in_place: tuple = ()                   # a functionalized call: the written arguments (v1
     #                                        names) or bases (v2 indices) it would write in place
     late_reads: tuple = ()                 # a functionalized call: original values read before
-    #                                        it that Inductor would compute after it (``_zero_dim_deferred``)
+    #                                        it that Inductor would compute after it (``_read_late_by_inductor``)
 
 
 @dataclass
