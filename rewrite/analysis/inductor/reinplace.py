@@ -18,6 +18,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Set
 
+import torch
 import torch.fx as fx
 from torch._inductor.fx_passes import reinplace as passes
 from torch._inductor.fx_utils import FakeTensorUpdater
@@ -317,7 +318,7 @@ def _read_late_by_inductor(hazard, calls) -> bool:
     if hazard.kind != "deferred":
         return False
     value = fake_value(hazard.reader)
-    zero_dim = value is not None and getattr(value, "dim", lambda: 1)() == 0
+    zero_dim = isinstance(value, torch.Tensor) and value.dim() == 0
     return zero_dim or any(functionalized.is_functionalized_hop_v2(c) for c in calls)
 
 

@@ -27,14 +27,16 @@ import torch
 import torch.fx as fx
 
 from rewrite.analysis.facts.fake import graph_fake_mode, meta_key
-from rewrite.analysis.inductor import functionalized_calls
+from rewrite.analysis.facts import functionalized
 
 # operand tuple position of each higher-order op whose functions all take it last
 _OPERANDS = {torch.ops.higher_order.while_loop: 3, torch.ops.higher_order.cond: 3}
 
 
 def _functions(root: fx.GraphModule, hop: fx.Node) -> List[fx.GraphModule]:
-    return [getattr(root, a.target) for a in hop.args
+    """The functions a call passes by argument (``cond``, ``while_loop``) or keyword (the same
+    op under ``auto_functionalized_v2``)."""
+    return [getattr(root, a.target) for a in (*hop.args, *hop.kwargs.values())
             if isinstance(a, fx.Node) and a.op == "get_attr" and isinstance(getattr(root, a.target, None), fx.GraphModule)]
 
 
@@ -109,10 +111,8 @@ def wrapped_function_constants(root: fx.GraphModule) -> List[str]:
     to inline (Inductor would name it in the compiled code and never set it)."""
     graph, notes = root.graph, []
     fake_mode = graph_fake_mode(graph)
-    for call in [n for n in graph.nodes if functionalized_calls.is_v2(n) and n.args and n.args[0] in _OPERANDS]:
-        functions = [getattr(root, a.target) for a in call.kwargs.values() if isinstance(a, fx.Node)
-                     and a.op == "get_attr" and isinstance(getattr(root, a.target, None), fx.GraphModule)]
-        for function in functions:
+    for call in [n for n in graph.nodes if functionalized.is_functionalized_hop_v2(n) and n.args[0] in _OPERANDS]:
+        for function in _functions(root, call):
             for node, value in _constants(function):
                 if value.dim() == 0 or value.dim() == 1 and value.numel() <= INLINED_ELEMENTS:
                     continue
