@@ -290,6 +290,10 @@ class GraphFacts(InductorPassFacts):
         """What AOTAutograd does with each output of this graph (``outputs.output_roles``)."""
         return outputs.output_roles(self.graph, self.graph_kind)
 
+    def output_bases(self) -> List[Optional[fx.Node]]:
+        """The input each output AOTAutograd regenerates is regenerated from (``outputs.output_bases``)."""
+        return outputs.output_bases(self.graph, self.graph_kind)
+
     def late_reads(self, w) -> List[earlier_passes.LateRead]:
         """The reads after the original write ``w`` that the program made before it."""
         if not isinstance(w, fx.Node) or w not in self.original_writes:

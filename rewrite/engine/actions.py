@@ -390,9 +390,13 @@ class Editor:
     def copy_for_readers(self, reads) -> None:
         """For each read (``earlier_passes.LateRead`` or ``MisplacedOutput``): its reader reads a
         copy of what it read, taken before the write it came after (or, for an output in an
-        input's memory, right before the output); one copy per value and place."""
+        input's memory, right before the output); one copy per value and place.  A finding that
+        names what to return instead (``RegeneratedOutput.returns``) gets that, and no copy."""
         groups = {}
         for r in reads:
+            if getattr(r, "returns", None) is not None:      # the output returns another node
+                self._replace_output_items(r.reader, r.operand, r.returns, r.positions)
+                continue
             readers = groups.setdefault((r.operand, r.anchor, getattr(r, "own_copy", None)), {})
             readers.setdefault(r.reader, set()).update(r.positions)
         for (operand, anchor, _), readers in groups.items():

@@ -530,34 +530,37 @@ class RuleSet:
         """The net under the repair rules for what Inductor's functional passes before ours did
         (``analysis/inductor/earlier_passes.py``): a value read after a copy-back the program read before
         it, or an output in an input's memory where the program returns one of its own, gets a
-        copy of its own (taken before the write), checked by the legality check.  Then the
+        copy of its own (taken before the write), checked by the legality check; an output
+        AOTAutograd regenerates from an input with its own layout returns that input.  Then the
         semantic model confirms that the graph as it runs computes what its functional reading
         does; a graph that does not is never compiled."""
         graph, roles = st.graph, st.facts.output_roles()
         reads = st.facts.all_late_reads()
         covered = {(r.operand, p) for r in reads if r.reader.op == "output" for p in r.positions}
-        found = reads + [m for m in earlier_passes.misplaced_outputs(graph, roles) if (m.node, m.position) not in covered]
+        found = reads + [m for m in earlier_passes.misplaced_outputs(graph, roles) if (m.node, m.position) not in covered] \
+            + earlier_passes.regenerated_outputs(graph, roles, st.facts.output_bases())
         if found:
             txn = Transaction(st.root, graph, strict=self.strict, on_new_node=self._on_new_node(st))
             st.ctx.txn = txn
             try:
-                st.ctx.edit.copy_for_readers(found)
+                copies = [f for f in found if getattr(f, "returns", None) is None]
+                st.ctx.edit.copy_for_readers(copies)
                 txn.validate()
                 verdict = st.legality.check(txn.created, txn.to_erase, txn.old_args)
                 if not verdict:
                     raise _Refused(verdict.why)
+                st.ctx.edit.copy_for_readers([f for f in found if f not in copies])   # proven where found
                 txn.commit()
             except Exception as e:  # noqa: BLE001
                 txn.rollback()
-                raise EarlierPassError(f"{st.label}: {found[0].describe()}: {earlier_passes.CULPRIT}, and it could "
+                raise EarlierPassError(f"{st.label}: {found[0].describe()}: {found[0].culprit}, and it could "
                                        f"not be repaired: {e}") from e
             finally:
                 st.ctx.txn = None
             st.legality.note_committed(list(txn.old_args) + list(txn.created))
             st.facts.note_changed(list(txn.old_args) + list(txn.created))
             for f in found:
-                note = f"{st.label}: {f.describe()}: {earlier_passes.CULPRIT}; it reads a copy taken before " \
-                       f"`{f.anchor.name}` instead"
+                note = f"{st.label}: {f.describe()}: {f.culprit}; {f.remedy}"
                 report.repairs.append(note)
                 log.info("%s", note)
         why = earlier_passes.functional_reading_kept(graph, st.facts.original_writes, roles) \

@@ -20,7 +20,10 @@ the graph runs as it is:
   write, through an alias not derived from it (:func:`late_reads`);
 * **outputs in an input's memory**: an output AOTAutograd returns as a tensor of its own is an
   input's memory (the caller's result would alias its argument), or a tensor saved for backward
-  is the memory of an input the runtime writes after the graph (:func:`misplaced_outputs`).
+  is the memory of an input the runtime writes after the graph (:func:`misplaced_outputs`);
+* **outputs out of an input's memory**: an output AOTAutograd regenerates from an input with
+  its own layout is the input's final value in memory of its own (:func:`regenerated_outputs`;
+  AOTAutograd's doing, not a pass's, found and repaired here with the others).
 
 Rules repair what they can (``rules/inductor.rules``), the engine's net the rest (a copy of what
 is read, taken before the write), and :func:`functional_reading_kept` confirms with the semantic
@@ -31,7 +34,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
+import torch
 import torch.fx as fx
+from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from rewrite.analysis.facts import op_facts
 from rewrite.analysis.facts.fake import fake_value
@@ -61,6 +66,12 @@ class LateRead:
     def anchor(self) -> fx.Node:
         """Where a copy of what is read must be taken: before the write."""
         return self.write
+
+    culprit = CULPRIT
+
+    @property
+    def remedy(self) -> str:
+        return f"it reads a copy taken before `{self.anchor.name}` instead"
 
     def describe(self) -> str:
         who = (f"output {', '.join(map(str, self.positions))}" if self.reader.op == "output"
@@ -93,6 +104,12 @@ class MisplacedOutput:
     def positions(self) -> Tuple[int, ...]:
         return (self.position,)
 
+    culprit = CULPRIT
+
+    @property
+    def remedy(self) -> str:
+        return f"it reads a copy taken before `{self.anchor.name}` instead"
+
     @property
     def own_copy(self) -> Optional[int]:
         """A copy for this position alone (an item that is also an earlier output)."""
@@ -109,15 +126,48 @@ class MisplacedOutput:
                 f"where the program returns a tensor of its own")
 
 
-# --------------------------------------------------------------------------- output roles
+@dataclass(frozen=True)
+class RegeneratedOutput:
+    """Output item ``position`` (node ``node``, memory of its own) is the final value of input
+    ``input``, which AOTAutograd returns as an alias of that input; it regenerates the alias from
+    the input with the item's own layout where it has no views to replay (an input returned
+    whole, remapped when aliased inputs share a synthetic base), so the caller gets the input's
+    storage at the item's offset (seed 71 p209: offset 0 of a view at offset 12).  ``write``:
+    the copy of the item into the input, which is the input itself."""
 
+    position: int
+    node: fx.Node
+    input: fx.Node
+    write: fx.Node
+    reader: fx.Node = None    # the output node
 
+    @property
+    def operand(self) -> fx.Node:
+        return self.node
 
+    @property
+    def anchor(self) -> fx.Node:
+        return self.reader
 
+    @property
+    def positions(self) -> Tuple[int, ...]:
+        return (self.position,)
 
+    @property
+    def returns(self) -> fx.Node:
+        """What the output returns instead: the input, after the copy."""
+        return self.write
 
+    culprit = "AOTAutograd's runtime would return the input's storage at the item's offset"
 
+    @property
+    def remedy(self) -> str:
+        return f"it returns `{self.input.name}` after `{self.write.name}` instead"
 
+    def describe(self) -> str:
+        return (f"output {self.position} (`{self.node.name}`) is the value copied into input `{self.input.name}` "
+                f"by `{self.write.name}`, in memory of its own, and AOTAutograd regenerates it from that input "
+                f"with its layout")
 
 
 # --------------------------------------------------------------------------- findings
@@ -180,6 +230,48 @@ def misplaced_outputs(graph: fx.Graph, roles: Sequence[str]) -> List[MisplacedOu
         elif roles[i] == "saved" and root in runtime_written:
             out.append(MisplacedOutput(i, item, root, True, output))
     return out
+
+
+def regenerated_outputs(graph: fx.Graph, roles: Sequence[str],
+                        bases: Sequence[Optional[fx.Node]]) -> List[RegeneratedOutput]:
+    """Output items AOTAutograd returns as an alias of input ``bases[i]`` that are, in memory of
+    their own, the value a whole copy writes into that input last (see
+    :class:`RegeneratedOutput`); returning the input after that copy is the same value in the
+    alias's own layout."""
+    output = output_node(graph)
+    out = []
+    for i, item in enumerate(output_items(graph)):
+        base = bases[i] if i < len(bases) else None
+        if base is None or i >= len(roles) or roles[i] != "alias" or not isinstance(item, fx.Node) \
+                or root_of(item).op == "placeholder":
+            continue
+        write = _last_whole_copy(graph, base, item)
+        if write is not None:
+            out.append(RegeneratedOutput(i, item, base, write, output))
+    return out
+
+
+def _last_whole_copy(graph: fx.Graph, base: fx.Node, value: fx.Node) -> Optional[fx.Node]:
+    """The ``copy_(base, value)`` of the whole of ``base`` after which nothing writes the memory
+    of either, or None."""
+    copies = [n for n in base.users if n.op == "call_function" and n.target is torch.ops.aten.copy_.default
+              and n.args[0] is base and len(n.args) > 1 and n.args[1] is value]
+    if len(copies) != 1 or not _same_shape(base, value):
+        return None
+    roots = {base, root_of(value)}
+    later = copies[0].next
+    while later.op != "output":
+        if any(root_of(w) in roots for w in op_facts.written_nodes(later)):
+            return None
+        later = later.next
+    return copies[0]
+
+
+def _same_shape(a: fx.Node, b: fx.Node) -> bool:
+    fa, fb = fake_value(a), fake_value(b)
+    if not isinstance(fa, torch.Tensor) or not isinstance(fb, torch.Tensor) or fa.dim() != fb.dim():
+        return False
+    return all(statically_known_true(x == y) for x, y in zip(fa.shape, fb.shape))
 
 
 def functional_reading_kept(graph: fx.Graph, original_writes: Iterable[fx.Node], roles: Sequence[str] = ()) -> str:

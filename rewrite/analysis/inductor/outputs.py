@@ -26,27 +26,12 @@ def output_roles(graph: fx.Graph, graph_kind: Optional[str] = None) -> List[str]
     describe the graph (a backward or joint graph, a subgraph, another torch).  ``graph_kind``:
     the stage, where the caller knows it; else a graph with tangent inputs is taken as backward."""
     items = output_items(graph)
-    unknown = ["unknown"] * len(items)
-    meta = _fw_metadata()
-    if graph_kind is None:
-        tangents = any(str(n.target).startswith("tangents") for n in graph.find_nodes(op="placeholder"))
-        graph_kind = "backward" if tangents else "forward"
-    if meta is None or graph_kind not in ("inference", "forward"):
-        return unknown
-    try:
-        from torch._functorch._aot_autograd.schemas import OutputType
+    described = _described_outputs(graph, items, graph_kind)
+    if described is None:
+        return ["unknown"] * len(items)
+    infos, n_mutated, user = described
+    from torch._functorch._aot_autograd.schemas import OutputType
 
-        infos = list(meta.output_info)
-        n_mutated = int(meta.num_mutated_inp_runtime_indices)
-        inputs = list(meta.input_info)
-    except Exception:  # noqa: BLE001 - another torch: say nothing
-        return unknown
-    placeholders = graph.find_nodes(op="placeholder")
-    if len(inputs) != len(placeholders) or not all("desc" in p.meta for p in placeholders):
-        return unknown            # not the graph the metadata describes (a higher-order op's function)
-    user = n_mutated + len(infos)
-    if len(items) < user or (graph_kind == "inference" and len(items) != user):
-        return unknown
     roles = ["mutation"] * n_mutated
     for info in infos:
         if info.output_type in (OutputType.alias_of_input, OutputType.is_input):
@@ -57,6 +42,50 @@ def output_roles(graph: fx.Graph, graph_kind: Optional[str] = None) -> List[str]
             roles.append("unknown")
     roles += ["saved"] * (len(items) - user)
     return roles
+
+def output_bases(graph: fx.Graph, graph_kind: Optional[str] = None) -> List[Optional[fx.Node]]:
+    """For each output item AOTAutograd returns as an alias of an input (``"alias"`` in
+    :func:`output_roles`), the placeholder of the input it regenerates the item from; None for
+    the others and where the metadata does not describe the graph."""
+    items = output_items(graph)
+    bases: List[Optional[fx.Node]] = [None] * len(items)
+    described = _described_outputs(graph, items, graph_kind)
+    if described is None:
+        return bases
+    infos, n_mutated, _ = described
+    from torch._functorch._aot_autograd.schemas import OutputType
+
+    placeholders = graph.find_nodes(op="placeholder")
+    for k, info in enumerate(infos):
+        index = getattr(info, "base_idx", None)
+        if info.output_type in (OutputType.alias_of_input, OutputType.is_input) and isinstance(index, int) \
+                and 0 <= index < len(placeholders):
+            bases[n_mutated + k] = placeholders[index]
+    return bases
+
+def _described_outputs(graph: fx.Graph, items: list, graph_kind: Optional[str]):
+    """``(user output infos, number of mutated-input outputs, number of outputs before the saved
+    tensors)`` from the tracing context's metadata, or None where it does not describe
+    ``graph`` (a backward or joint graph, a higher-order op's function, another torch)."""
+    meta = _fw_metadata()
+    if graph_kind is None:
+        tangents = any(str(n.target).startswith("tangents") for n in graph.find_nodes(op="placeholder"))
+        graph_kind = "backward" if tangents else "forward"
+    if meta is None or graph_kind not in ("inference", "forward"):
+        return None
+    try:
+        infos = list(meta.output_info)
+        n_mutated = int(meta.num_mutated_inp_runtime_indices)
+        inputs = list(meta.input_info)
+    except Exception:  # noqa: BLE001 - another torch: say nothing
+        return None
+    placeholders = graph.find_nodes(op="placeholder")
+    if len(inputs) != len(placeholders) or not all("desc" in p.meta for p in placeholders):
+        return None            # not the graph the metadata describes (a higher-order op's function)
+    user = n_mutated + len(infos)
+    if len(items) < user or (graph_kind == "inference" and len(items) != user):
+        return None
+    return infos, n_mutated, user
 
 def runtime_written_inputs(graph: fx.Graph) -> Set[fx.Node]:
     """The placeholders AOTAutograd's runtime writes after the graph (input mutations it does
