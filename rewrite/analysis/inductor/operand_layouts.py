@@ -19,7 +19,12 @@ regenerated from bases), a computed operand or base goes through ``inductor_forc
 whose lowering freezes a buffer whose layout is still free (no copy) and copies one that is laid
 out otherwise.  For a dense fake value the order of its strides fixes them.  A non-dense one is
 first copied densely (``clone``, contiguous); the new nodes' fake values say so.  A copy is a new
-value, so a later reader of the old node is not affected by a branch that writes the copy.  Graph
+value, so a later reader of the old node is not affected by a branch that writes the copy; but
+the force alone is no copy where the buffer already has the layout, while Inductor's reinplacing
+takes it for a tensor of its own and lets the functionalized branch write it: a base of
+``auto_functionalized_v2`` read after the ``cond`` is copied first (seed 103 p181: noop removal
+made the program's clone of ``x1`` the base itself, and the output came back with the branch's
+write; stock clones such a base too).  Graph
 inputs and values in their memory keep their layout and are left alone; so is a non-dense base
 that an operand is regenerated from by ``as_strided`` (its view would move with the layout).
 
@@ -45,7 +50,7 @@ from torch.fx.passes.shape_prop import _extract_tensor_metadata
 from torch._prims_common import is_non_overlapping_and_dense_or_false, make_contiguous_strides_for
 
 from rewrite.analysis.semantics import layout_maps
-from rewrite.analysis.facts import functionalized
+from rewrite.analysis.facts import functionalized, op_facts
 from rewrite.analysis.facts.fake import fake_value, meta_key
 
 _COND = torch.ops.higher_order.cond
@@ -83,19 +88,23 @@ def _strides(graph: fx.Graph, source: fx.Node, forced: torch.Tensor, key: str) -
     return out
 
 
-def _force(graph: fx.Graph, user: fx.Node, value: fx.Node, key: str, viewed: bool) -> Optional[fx.Node]:
+def _force(graph: fx.Graph, user: fx.Node, value: fx.Node, key: str, viewed: bool,
+           private: bool = False) -> Optional[fx.Node]:
     """The node to give ``user`` (a ``cond``, or the node after ``value``) instead of ``value``,
-    inserted before ``user``; None to leave it."""
+    inserted before ``user``; None to leave it.  ``private``: ``user`` writes what it is given
+    and ``value`` is read after it, so a dense value is copied first (the force alone may be
+    ``value``'s own buffer)."""
     val = value.meta.get(key)
     if not isinstance(val, torch.Tensor) or value.target is _FORCE or _rooted_in_input(value):
         return None
     source, forced = value, val
     with graph.inserting_before(user):
-        if not is_non_overlapping_and_dense_or_false(val):     # (no guard: copied where it cannot tell)
-            if viewed:
-                return None
-            forced = val.new_empty_strided(val.shape, make_contiguous_strides_for(val.shape))
-            source = graph.call_function(_CLONE, (value,), {"memory_format": torch.contiguous_format})
+        dense = is_non_overlapping_and_dense_or_false(val)     # (no guard: copied where it cannot tell)
+        if not dense and viewed:
+            return None
+        if not dense or private:
+            forced = val if dense else val.new_empty_strided(val.shape, make_contiguous_strides_for(val.shape))
+            source = graph.call_function(_CLONE, (value,), {} if dense else {"memory_format": torch.contiguous_format})
             _new_meta(source, value, key, forced)
         node = graph.call_function(_FORCE, (source, _strides(graph, source, forced, key)))
     _new_meta(node, value, key, forced)
@@ -103,7 +112,8 @@ def _force(graph: fx.Graph, user: fx.Node, value: fx.Node, key: str, viewed: boo
 
 
 def _note(cond: fx.Node, value: fx.Node, node: fx.Node) -> str:
-    how = "its own strides" if node.args[0] is value else "dense strides (its own are not dense)"
+    how = "its own strides" if node.args[0] is value else "dense strides (its own are not dense)" \
+        if node.args[0].kwargs.get("memory_format") is not None else "its own strides, in a copy (it is read after the cond writes it)"
     return f"{cond.name}: operand {value.name} is laid out with {how} before the cond; stock Inductor " \
            f"compiles the branches for an operand's strides without requiring them of it"
 
@@ -142,14 +152,31 @@ def _require_cond_operand_layouts(gm: fx.GraphModule) -> List[str]:
     for cond in list(graph.nodes):
         values = _cond_values(cond) or []
         viewed_anywhere = {v for v, viewed in values if viewed}   # (one node can be a base and an operand)
+        written = set(cond.kwargs.get("_all_bases") or ()) if cond.target is _AF_V2 else set()
         for value in dict.fromkeys(v for v, _ in values):
-            node = _force(graph, cond, value, key, value in viewed_anywhere)
+            private = value in written and _read_after(value, cond)
+            node = _force(graph, cond, value, key, value in viewed_anywhere, private)
             if node is None:
                 continue
             cond.args = fx.node.map_arg(cond.args, lambda a: node if a is value else a)
             cond.kwargs = fx.node.map_arg(cond.kwargs, lambda a: node if a is value else a)
             notes.append(_note(cond, value, node))
     return notes
+
+
+def _read_after(value: fx.Node, call: fx.Node) -> bool:
+    """Something reads ``value``, or a view of it, after ``call`` (or returns it)."""
+    stack, seen = [value], set()
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        for user in n.users:
+            if user is not call and (user.op == "output" or call < user):
+                return True
+        stack.extend(op_facts.direct_views(n))
+    return False
 
 
 def _written_memory_roots(call: fx.Node) -> List[fx.Node]:
