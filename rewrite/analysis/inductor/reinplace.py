@@ -262,9 +262,12 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
         if n in original_of and original_of[n] in sim.decisions:
             write_owner[n] = [original_of[n]]
         elif op_facts.is_copy_target(n.target) and n not in original_of:
-            for (inp, src), originals in pending.items():
-                if n.args[1] is src and _root(n.args[0]) is _root(inp):
-                    write_owner[n] = list(originals)
+            # a decomposed scatter's copy; its base may since be the memory of a functionalized
+            # call written in place (model_in_place rewires the call's items: seed 67 p564)
+            sources = [(inp, originals) for (inp, src), originals in pending.items() if n.args[1] is src]
+            same = [o for inp, o in sources if _root(n.args[0]) is _root(inp)]
+            for originals in same or [o for _, o in sources]:
+                write_owner.setdefault(n, []).extend(originals)
     write_owner.update(modelled)
     if before != after:
         reason = f"Inductor's reinplacing would change what the program computes ({before.difference(after)})"
