@@ -239,7 +239,9 @@ class Editor:
         if not functionalized.is_functionalized_call(call):
             raise ActionError(f"copy_written_inputs needs an auto_functionalized call, got {call}")
         names = set(functionalized.written_names(functionalized.wrapped_op(call)))
-        if not self._copy_arguments(call, names, lambda value: not _copied_back_after(value, call)):
+        read = _read_argument_roots(call, names)
+        if not self._copy_arguments(call, names, lambda value: not _copied_back_after(value, call)
+                                    and _memory_root(value) not in read):
             raise ActionError(f"{call.name} writes no graph input that is not copied back")
 
     def _copy_arguments(self, call, names, wanted) -> bool:
@@ -268,9 +270,12 @@ class Editor:
         as_strided = _as_strided_bases(call)
         feeds_as_strided = _result_is_as_strided_base(call)
         copies = {}
+        read = _read_argument_roots(call, ())
         for i, base in enumerate(bases):
             if not isinstance(base, fx.Node) or fake_value(base) is None or _copied_back_after(base, call):
                 continue
+            if _memory_root(base) in read:
+                continue                # an argument the call reads shares its memory (seed 103 p542)
             if (i in as_strided or feeds_as_strided) and not _starts_its_storage(base):
                 continue
             if base not in copies:
@@ -592,6 +597,29 @@ def _view_named_by_offset(info, base: fx.Node, facts) -> Optional[Tuple[fx.Node,
             return None
         narrowed.append((dim, size))
     return v, narrowed
+
+
+def _memory_root(value: fx.Node) -> fx.Node:
+    """The node whose memory ``value`` views (itself when it views nothing)."""
+    while mutation.view_source(value) is not None:
+        value = mutation.view_source(value)
+    return value
+
+
+def _read_argument_roots(call: fx.Node, written_names) -> set:
+    """The memory roots of the tensors a functionalized call is given to read only (v1: its
+    arguments but ``written_names``; v2: its arguments but the bases and their views' metadata).
+    A private copy of a written input whose memory one of them shares would part them, where the
+    op (a ``cond`` whose branch writes one operand and then reads the other) sees its own writes
+    through the other (seed 103 p542: aliased inputs, stock right, aot_eager wrong)."""
+    roots = set()
+    for name, value in call.kwargs.items():
+        if name in written_names or name.startswith("_"):
+            continue
+        for node in (value if isinstance(value, (list, tuple)) else [value]):
+            if isinstance(node, fx.Node) and isinstance(fake_value(node), torch.Tensor):
+                roots.add(_memory_root(node))
+    return roots
 
 
 def _copied_back_after(value: fx.Node, call: fx.Node) -> bool:
