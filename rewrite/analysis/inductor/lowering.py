@@ -277,7 +277,7 @@ class LoweringModel:
             return []
         out: List[Hazard] = []
         stack: List[Tuple[fx.Node, Optional[regions.Region]]] = [(w, None)]
-        visited = {w}
+        visited = {_visit_key(w, None)}
         budget = CONE_BUDGET
         while stack:
             reader, expected = stack.pop()
@@ -286,12 +286,16 @@ class LoweringModel:
                     continue
                 lazy = self._lazy_source(a)
                 if lazy is not None:
-                    if lazy not in visited:
-                        visited.add(lazy)
+                    # a node reached along two paths is walked for each element correspondence
+                    # (seed 103 p855: `x + x.flip(1)` reaches `x` element for element and flipped)
+                    nxt = want if lazy is a or _same_elements(a, lazy) else None
+                    key = _visit_key(lazy, nxt)
+                    if key not in visited:
+                        visited.add(key)
                         budget -= 1
                         if budget < 0:
                             return [Hazard("inside", w, reader, a)]
-                        stack.append((lazy, want if lazy is a or _same_elements(a, lazy) else None))
+                        stack.append((lazy, nxt))
                     continue
                 if self._conflicts(a, targets) and not (want is not None and _same(self.region(a), want)):
                     out.append(Hazard("inside", w, reader, a))
@@ -467,6 +471,16 @@ def _is_mask_update(w: fx.Node) -> bool:
         return False
     mask, dst = fake_value(indices[0]), fake_value(w.args[0])
     return mask is not None and dst is not None and mask.dtype == torch.bool and tuple(mask.shape) == tuple(dst.shape)
+
+
+def _visit_key(node: fx.Node, want: Optional[regions.Region]) -> tuple:
+    """A walked node with the region its elements must come from (by identity where the region
+    holds symbolic sizes, which do not hash)."""
+    try:
+        hash(want)
+    except TypeError:
+        return (node, id(want))
+    return (node, want)
 
 
 def _scatter_region(scatter: fx.Node, base_region: regions.Region) -> Optional[regions.Region]:
