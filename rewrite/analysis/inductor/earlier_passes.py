@@ -80,17 +80,8 @@ class LateRead:
                 f"the program read it before")
 
 
-@dataclass(frozen=True)
-class MisplacedOutput:
-    """Output item ``position`` (node ``node``) is the memory of input ``input``, which it is
-    not in the program."""
-
-    position: int
-    node: fx.Node
-    input: fx.Node
-    saved: bool           # a tensor saved for backward (written by the runtime after the graph)
-    reader: fx.Node = None    # the output node
-    shares_with: Optional[int] = None    # the item is also output ``shares_with`` (``input`` is None)
+class _OutputItem:
+    """A finding about output item ``position`` (node ``node``) of the output node ``reader``."""
 
     @property
     def operand(self) -> fx.Node:
@@ -103,6 +94,19 @@ class MisplacedOutput:
     @property
     def positions(self) -> Tuple[int, ...]:
         return (self.position,)
+
+
+@dataclass(frozen=True)
+class MisplacedOutput(_OutputItem):
+    """Output item ``position`` (node ``node``) is the memory of input ``input``, which it is
+    not in the program."""
+
+    position: int
+    node: fx.Node
+    input: fx.Node
+    saved: bool           # a tensor saved for backward (written by the runtime after the graph)
+    reader: fx.Node = None    # the output node
+    shares_with: Optional[int] = None    # the item is also output ``shares_with`` (``input`` is None)
 
     culprit = CULPRIT
 
@@ -127,7 +131,7 @@ class MisplacedOutput:
 
 
 @dataclass(frozen=True)
-class RegeneratedOutput:
+class RegeneratedOutput(_OutputItem):
     """Output item ``position`` (node ``node``, memory of its own) is the final value of input
     ``input``, which AOTAutograd returns as an alias of that input; it regenerates the alias from
     the input with the item's own layout where it has no views to replay (an input returned
@@ -140,18 +144,6 @@ class RegeneratedOutput:
     input: fx.Node
     write: fx.Node
     reader: fx.Node = None    # the output node
-
-    @property
-    def operand(self) -> fx.Node:
-        return self.node
-
-    @property
-    def anchor(self) -> fx.Node:
-        return self.reader
-
-    @property
-    def positions(self) -> Tuple[int, ...]:
-        return (self.position,)
 
     @property
     def returns(self) -> fx.Node:
