@@ -186,12 +186,33 @@ def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: boo
                 chain.append((node, base_index))         # it writes the operand's memory too
             not_in_place = next((n for n, i in chain if not in_place(n, i)), None)
             if not_in_place is None:
+                moved = _v2_views_moved(node, operand, updates, memory) if base_index is not None else ""
+                if moved:
+                    return moved
                 continue
             why = lm.operand_reading_differs(node, operand, operands)
             if why:
                 return (f"Inductor's reinplacing would not write `{not_in_place.name}` in place, and the "
                         f"functional form addresses other elements than the program did: {why}")
     return ""
+
+
+def _v2_views_moved(call: fx.Node, operand: fx.Node, updates: List[fx.Node], memory: fx.Node) -> str:
+    """Why a v2 call's views of ``operand`` land elsewhere once Inductor writes the chain of
+    ``updates`` in place into ``memory`` ("" if they do not).  The call regenerates each written
+    view as ``as_strided`` of its base with the strides and storage offset functionalization
+    recorded, those of the base's fake value: a fresh tensor's own layout where the base is an
+    update of an input (an ``index_put`` into a row range of a larger tensor: offset 0).  Written
+    in place, the base is the input's memory, laid out as the input is (seed 103 p1061: a v2 op's
+    view of `x1[0]` wrote row 0 of the tensor `x1` slices; stock wrong, aot_eager right)."""
+    if not updates:
+        return ""
+    a, b = fake_value(updates[0]), fake_value(memory)
+    if a is not None and b is not None and lm.same_layout_at_offset(a, b):
+        return ""
+    return (f"Inductor's reinplacing writes `{updates[0].name}` in place into `{memory.name}`, laid out otherwise "
+            f"than its fake value, whose strides and storage offset `{call.name}` regenerates its views of "
+            f"`{operand.name}` with")
 
 
 def _scatter_signature(scatter: fx.Node):

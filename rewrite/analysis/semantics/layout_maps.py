@@ -338,6 +338,14 @@ def _flat_alike(a: torch.Tensor, b: torch.Tensor, operand: fx.Node, memory: fx.N
     return False
 
 
+def same_layout_at_offset(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Same strides and storage offset (statically known; "cannot tell" is no)."""
+    try:
+        return _same_strides(a, b) and statically_known_true(a.storage_offset() == b.storage_offset())
+    except Exception:  # noqa: BLE001
+        return False
+
+
 def _same_strides(a: torch.Tensor, b: torch.Tensor) -> bool:
     return len(a.stride()) == len(b.stride()) and all(statically_known_true(x == y)
                                                       for x, y in zip(a.stride(), b.stride()))
