@@ -113,7 +113,7 @@ def _force(graph: fx.Graph, user: fx.Node, value: fx.Node, key: str, viewed: boo
 
 def _note(cond: fx.Node, value: fx.Node, node: fx.Node) -> str:
     how = "its own strides" if node.args[0] is value else "dense strides (its own are not dense)" \
-        if node.args[0].kwargs.get("memory_format") is not None else "its own strides, in a copy (it is read after the cond writes it)"
+        if node.args[0].kwargs.get("memory_format") is not None else "its own strides, in a copy (read after the cond, or an update of an input laid out otherwise)"
     return f"{cond.name}: operand {value.name} is laid out with {how} before the cond; stock Inductor " \
            f"compiles the branches for an operand's strides without requiring them of it"
 
@@ -154,7 +154,7 @@ def _require_cond_operand_layouts(gm: fx.GraphModule) -> List[str]:
         viewed_anywhere = {v for v, viewed in values if viewed}   # (one node can be a base and an operand)
         written = set(cond.kwargs.get("_all_bases") or ()) if cond.target is _AF_V2 else set()
         for value in dict.fromkeys(v for v, _ in values):
-            private = value in written and _read_after(value, cond)
+            private = value in written and (_read_after(value, cond) or _input_laid_out_otherwise(value, key))
             node = _force(graph, cond, value, key, value in viewed_anywhere, private)
             if node is None:
                 continue
@@ -162,6 +162,17 @@ def _require_cond_operand_layouts(gm: fx.GraphModule) -> List[str]:
             cond.kwargs = fx.node.map_arg(cond.kwargs, lambda a: node if a is value else a)
             notes.append(_note(cond, value, node))
     return notes
+
+
+def _input_laid_out_otherwise(value: fx.Node, key: str) -> bool:
+    """``value`` updates a graph input laid out otherwise than ``value``'s fake value (an
+    ``index_put`` into a strided input is dense): where Inductor's reinplacing writes it in place,
+    the ``cond`` would get the input's layout, not the one its branches were compiled for (seed
+    103 p827: stock crashed on the branch's stride check, aot_eager right)."""
+    updates, memory = layout_maps.storage_chain(value)
+    own, theirs = value.meta.get(key), memory.meta.get(key)
+    return bool(updates) and memory.op == "placeholder" and isinstance(own, torch.Tensor) \
+        and isinstance(theirs, torch.Tensor) and not layout_maps.same_layout_at_offset(own, theirs)
 
 
 def _read_after(value: fx.Node, call: fx.Node) -> bool:
