@@ -91,9 +91,9 @@ def _strides(graph: fx.Graph, source: fx.Node, forced: torch.Tensor, key: str) -
 def _force(graph: fx.Graph, user: fx.Node, value: fx.Node, key: str, viewed: bool,
            private: bool = False) -> Optional[fx.Node]:
     """The node to give ``user`` (a ``cond``, or the node after ``value``) instead of ``value``,
-    inserted before ``user``; None to leave it.  ``private``: ``user`` writes what it is given
-    and ``value`` is read after it, so a dense value is copied first (the force alone may be
-    ``value``'s own buffer)."""
+    inserted before ``user``; None to leave it.  ``private``: ``user`` writes what it is given,
+    and ``value`` is read after it or updates an input laid out otherwise, so a dense value is
+    copied first (the force alone may be ``value``'s own buffer, or the input's)."""
     val = value.meta.get(key)
     if not isinstance(val, torch.Tensor) or value.target is _FORCE or _rooted_in_input(value):
         return None
@@ -112,8 +112,9 @@ def _force(graph: fx.Graph, user: fx.Node, value: fx.Node, key: str, viewed: boo
 
 
 def _note(cond: fx.Node, value: fx.Node, node: fx.Node) -> str:
+    copied = "its own strides, in a copy (read after the cond, or an update of an input laid out otherwise)"
     how = "its own strides" if node.args[0] is value else "dense strides (its own are not dense)" \
-        if node.args[0].kwargs.get("memory_format") is not None else "its own strides, in a copy (read after the cond, or an update of an input laid out otherwise)"
+        if node.args[0].kwargs.get("memory_format") is not None else copied
     return f"{cond.name}: operand {value.name} is laid out with {how} before the cond; stock Inductor " \
            f"compiles the branches for an operand's strides without requiring them of it"
 
