@@ -241,7 +241,7 @@ class Editor:
         names = set(functionalized.written_names(functionalized.wrapped_op(call)))
         read = _read_argument_roots(call, names)
         if not self._copy_arguments(call, names, lambda value: not _copied_back_after(value, call)
-                                    and _memory_root(value) not in read):
+                                    and layout_maps.chain_to(value)[0] not in read):
             raise ActionError(f"{call.name} writes no graph input that is not copied back")
 
     def _copy_arguments(self, call, names, wanted) -> bool:
@@ -274,7 +274,7 @@ class Editor:
         for i, base in enumerate(bases):
             if not isinstance(base, fx.Node) or fake_value(base) is None or _copied_back_after(base, call):
                 continue
-            if _memory_root(base) in read:
+            if layout_maps.chain_to(base)[0] in read:
                 continue                # an argument the call reads shares its memory (seed 103 p542)
             if (i in as_strided or feeds_as_strided) and not _starts_its_storage(base):
                 continue
@@ -599,13 +599,6 @@ def _view_named_by_offset(info, base: fx.Node, facts) -> Optional[Tuple[fx.Node,
     return v, narrowed
 
 
-def _memory_root(value: fx.Node) -> fx.Node:
-    """The node whose memory ``value`` views (itself when it views nothing)."""
-    while mutation.view_source(value) is not None:
-        value = mutation.view_source(value)
-    return value
-
-
 def _read_argument_roots(call: fx.Node, written_names) -> set:
     """The memory roots of the tensors a functionalized call is given to read only (v1: its
     arguments but ``written_names``; v2: its arguments but the bases and their views' metadata).
@@ -618,7 +611,7 @@ def _read_argument_roots(call: fx.Node, written_names) -> set:
             continue
         for node in (value if isinstance(value, (list, tuple)) else [value]):
             if isinstance(node, fx.Node) and isinstance(fake_value(node), torch.Tensor):
-                roots.add(_memory_root(node))
+                roots.add(layout_maps.chain_to(node)[0])
     return roots
 
 

@@ -406,6 +406,20 @@ def is_view_list_node(node: fx.Node) -> bool:
     return node.op == "call_function" and returns_view_list(node.target)
 
 
+def self_and_views(node: fx.Node, stop=()) -> List[fx.Node]:
+    """``node`` and every node that views it, transitively (:func:`direct_views`), depth first;
+    none through a node of ``stop``."""
+    out, stack, seen = [], [node], set()
+    while stack:
+        n = stack.pop()
+        if n in seen or n in stop:
+            continue
+        seen.add(n)
+        out.append(n)
+        stack.extend(direct_views(n))
+    return out
+
+
 def direct_views(node: fx.Node) -> List[fx.Node]:
     """The nodes whose :func:`alias_source` is ``node``: its users that view it, and the items
     (``getitem``) of a view list (``split``) taken of it, which are users of the list, not of

@@ -304,15 +304,7 @@ def root_of(node: fx.Node) -> fx.Node:
 def _aliases_not_through(root: fx.Node, writes: Set[fx.Node]) -> List[fx.Node]:
     """``root`` and the nodes aliasing it, except those derived from one of ``writes`` (they
     read the memory after that write, as they should)."""
-    out, stack, seen = [], [root], set()
-    while stack:
-        n = stack.pop()
-        if n in seen or n in writes:
-            continue
-        seen.add(n)
-        out.append(n)
-        stack.extend(op_facts.direct_views(n))
-    return out
+    return op_facts.self_and_views(root, stop=writes)
 
 
 def _reads(node: fx.Node, operand: fx.Node) -> bool:

@@ -178,17 +178,8 @@ def _input_laid_out_otherwise(value: fx.Node, key: str) -> bool:
 
 def _read_after(value: fx.Node, call: fx.Node) -> bool:
     """Something reads ``value``, or a view of it, after ``call`` (or returns it)."""
-    stack, seen = [value], set()
-    while stack:
-        n = stack.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        for user in n.users:
-            if user is not call and (user.op == "output" or call < user):
-                return True
-        stack.extend(op_facts.direct_views(n))
-    return False
+    return any(user is not call and (user.op == "output" or call < user)
+               for n in op_facts.self_and_views(value) for user in n.users)
 
 
 def _written_memory_roots(call: fx.Node) -> List[fx.Node]:

@@ -242,16 +242,10 @@ def _is_written(node: fx.Node) -> bool:
 
 def writer_of(node: fx.Node) -> Optional[fx.Node]:
     """An op of the graph that writes ``node``'s memory (itself or through a view of it)."""
-    todo, seen = [node], set()
-    while todo:
-        cur = todo.pop()
-        if cur in seen:
-            continue
-        seen.add(cur)
+    for cur in op_facts.self_and_views(node):
         for user in cur.users:
             if cur in op_facts.written_nodes(user):
                 return user
-        todo.extend(op_facts.direct_views(cur))
     return None
 
 
