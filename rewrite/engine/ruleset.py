@@ -287,7 +287,7 @@ class RuleSet:
         for key, value in st.seconds.items():
             report.seconds[key] = report.seconds.get(key, 0.0) + value
         lost = stage in S.POST_GRAD and (
-            st.left_to_inductor and reinplace.storage_addressed_write_lost(graph, st.facts.simulation(), subgraph)
+            st.left_to_inductor and reinplace.storage_addressed_write_lost(graph, st.facts.simulation(), subgraph, inductor)
             or inductor and functionalized_calls.dropped_loop(graph))
         if lost:
             raise EarlierPassError(f"{label}: {lost}")

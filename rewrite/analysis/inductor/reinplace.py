@@ -20,6 +20,7 @@ from typing import Callable, Dict, List, Optional, Set
 
 import torch
 import torch.fx as fx
+from torch._prims_common import is_non_overlapping_and_dense_or_false
 from torch._inductor.fx_passes import reinplace as passes
 from torch._inductor.fx_utils import FakeTensorUpdater
 from torch.fx._lazy_graph_module import _make_graph_module, _use_lazy_graph_module
@@ -153,7 +154,8 @@ def simulate(gm: fx.GraphModule, graph: fx.Graph, materialized: Optional[Dict] =
     return sim
 
 
-def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: bool = False) -> str:
+def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: bool = False,
+                                 inductor: bool = True) -> str:
     """Why the compiled program would read or write other elements than the program did at an
     ``as_strided`` or ``as_strided_scatter`` ("" if none).  Such a node over a fresh tensor that
     stands for an input at a storage offset (``lm.functional_reading_differs``) means what the
@@ -164,7 +166,8 @@ def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: boo
     p2559: a scatter; seed 43 p0: a read after a ``select_scatter``; stock Inductor and the eager
     base wrong, aot_eager right).  A simulation that failed decides nothing: the chain counts as
     not in place.  ``operands``: the graph is a higher-order op's function (its inputs are its
-    operands)."""
+    operands).  A v2 call's base is judged by where its views land (``_v2_views_land``) where
+    that can be told; ``inductor``: Inductor lowers the graph (False: the eager base)."""
     def in_place(n: fx.Node, base_index: Optional[int]) -> bool:
         written = lm.v2_base_result(n) if base_index is None else None
         if written:                             # a v2 call's new base: the call writes it in place
@@ -178,6 +181,12 @@ def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: boo
         scatter = lm.is_as_strided_scatter(node)       # (it writes through a clone: never exempt)
         for operand, base_index in lm.storage_addressed_operands(node):
             updates, memory = lm.storage_chain(operand)
+            if base_index is not None:
+                lands = _v2_views_land(node, operand, updates, memory, in_place, inductor)
+                if lands:
+                    return lands
+                if lands is not None:
+                    continue
             if not scatter and updates and updates[0] is operand and lm.faked_alike(fake_value(operand),
                                                                                    fake_value(memory)):
                 continue                            # allocated as its input is laid out, in place or not
@@ -195,6 +204,58 @@ def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: boo
                 return (f"Inductor's reinplacing would not write `{not_in_place.name}` in place, and the "
                         f"functional form addresses other elements than the program did: {why}")
     return ""
+
+
+def _v2_views_land(call: fx.Node, operand: fx.Node, updates: List[fx.Node], memory: fx.Node,
+                   in_place: Callable[[fx.Node, Optional[int]], bool], inductor: bool) -> Optional[str]:
+    """Why ``call`` (a v2 call) regenerates its views of ``operand`` at other elements than the
+    program's ("" if it does not; None if it cannot tell).  It replays them with the strides and
+    storage offset of the layout they were recorded in (``lm.v2_recorded_layout``) on the memory
+    the base has at run time (``_run_time_layout``): the buffer of the nearest update Inductor's
+    reinplacing would not write in place, or the input where it would write them all (a call not
+    written in place clones its base with its strides and offset: the layout stays).  Fuzz seed
+    103 p571: ``x2.add_(x2.flip(1))`` on a ``(10, 2)``-strided input, then a v2 op on rows of
+    ``x2``: ``add``'s buffer is laid out as its fake value, which the views were recorded in (the
+    eager base stopped)."""
+    recorded = lm.v2_recorded_layout(operand)
+    buffer = next((u for u in updates if not in_place(u, None)), memory)
+    actual = _run_time_layout(buffer, inductor)
+    if recorded is None or actual is None:
+        return None
+    if lm.same_layout_at_offset(recorded, actual):
+        return ""
+    where = f"`{buffer.name}`'s buffer" if buffer is not memory else f"the memory of `{memory.name}`"
+    return (f"`{call.name}` regenerates its views of `{operand.name}` with the strides and storage offset they "
+            f"had in the program, which {where}, the base's memory at run time, does not have")
+
+
+def _run_time_layout(buffer: fx.Node, inductor: bool) -> Optional[torch.Tensor]:
+    """A fake value laid out as ``buffer``'s memory is at run time, where that is known: an input
+    as its fake value; under Inductor, a fresh value faked contiguous at offset 0 so; on the eager
+    base, an ATen op's value faked dense at offset 0 so (``eager_graph.storage_addressed_as_faked``
+    lays it out as faked), but for a view scatter, whose fake value here need not be the one the
+    graph has after the pass decomposes the call: ATen's copies its input's whole storage with its
+    strides and offset (``clone_preserve_strides``), and a scatter of an input that is not dense is
+    never laid out again (fuzz seed 67 p361: a ``select_scatter`` of a ``(10, 1)``-strided input at
+    offset 5; corpus p3089: a dense input at offset 5, whose scatter is laid out at offset 0).  With
+    symbolic sizes what the pass's trace fakes is not known here: unknown."""
+    val = fake_value(buffer)
+    if val is None or buffer.op == "placeholder":
+        return val
+    if inductor:
+        return val if lm.fills_its_storage(val) and lm.same_layout_at_offset(val, lm.contiguous_fake(val)) else None
+    if not (op_facts.is_op_overload(buffer.target) and buffer.target.namespace in ("aten", "prims")):
+        return None
+    if not op_facts.is_view_scatter_target(buffer.target):
+        return val if lm.fills_its_storage(val) else None
+    scattered = buffer.args[0]
+    if isinstance(scattered, fx.Node) and scattered.op == "placeholder":
+        memory = fake_value(scattered)
+        static = memory is not None and all(isinstance(x, int) for x in (*memory.shape, *memory.stride(),
+                                                                          memory.storage_offset()))
+        if static and not is_non_overlapping_and_dense_or_false(memory):
+            return memory
+    return None
 
 
 def _v2_views_moved(call: fx.Node, operand: fx.Node, updates: List[fx.Node], memory: fx.Node) -> str:

@@ -332,6 +332,26 @@ def _flat_alike(a: torch.Tensor, b: torch.Tensor, operand: fx.Node, memory: fx.N
     return False
 
 
+def v2_recorded_layout(base: fx.Node) -> Optional[torch.Tensor]:
+    """The fake value whose strides and storage offset an ``auto_functionalized_v2`` call recorded
+    its views of ``base`` in: the layout functionalization's wrapper of the program's tensor had.
+    A direct update (``x.add_(y)``, ``x.copy_(y)``, an earlier call's new base) gives the wrapper
+    its result's layout; an update through a view (a view scatter) regenerates the value and keeps
+    the wrapper's layout.  So: the nearest direct update's fake value, or the input's where there is
+    none (fuzz seed 103 p571: ``add``'s, contiguous, of a ``(10, 2)``-strided input; corpus p3089:
+    the input's, at offset 5, under a ``select_scatter``).  None where a view lies on the way."""
+    cur = base
+    for _ in range(10000):
+        if op_facts.alias_source(cur) is not None:
+            return None
+        if cur.op == "call_function" and op_facts.is_op_overload(cur.target) \
+                and op_facts.is_view_scatter_target(cur.target) and cur.args and isinstance(cur.args[0], fx.Node):
+            cur = cur.args[0]
+            continue
+        return fake_value(cur)
+    return None
+
+
 def same_layout_at_offset(a: torch.Tensor, b: torch.Tensor) -> bool:
     """Same strides and storage offset (statically known; "cannot tell" is no)."""
     try:

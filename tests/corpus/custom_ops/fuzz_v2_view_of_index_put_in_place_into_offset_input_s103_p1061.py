@@ -4,12 +4,12 @@ functional `index_put`, and functionalization recorded the view in that fresh te
 storage offset 0.  Inductor writes the `index_put` in place into the input, so the call's
 `as_strided` view at offset 0 of the input's storage is row 0 of `base0`, outside `x1`: stock
 Inductor wrong, aot_eager right.  The engine now stops such a compile
-(`reinplace.storage_addressed_write_lost`: the chain in place into memory laid out otherwise than
-the base's fake value), and the graph runs eagerly."""
+(`reinplace._v2_views_land`: the chain in place into memory laid out otherwise than the layout
+the views were recorded in), and the graph runs eagerly."""
 import torch
 
 EXPECT = """
-warns: laid out otherwise than its fake value, whose strides and storage offset
+warns: regenerates its views of `index_put` with the strides and storage offset
 matches_eager exact
 inductor
 """
