@@ -375,10 +375,12 @@ def thread_as_carried(ctx, loop: fx.Node) -> None:
         emit, carry = _local(g, module)
         outs = _inline(g, body_gm, cs + captured_env(state, ks, g), emit, carry)
         new_pred = _inline(g, cond_gm, outs + captured_env(state, ks, g), emit, carry)[0]
-        # the state leaves as laid out as it entered: after a write through a transposed view,
-        # functionalization may give it the view's strides, which while_loop refuses
-        # (fuzz program 4667)
-        final = [g.call_function(torch.clone, (t,), {"memory_format": torch.contiguous_format}) for t in state]
+        # the state leaves laid out exactly as it entered: after a write through a transposed
+        # view, functionalization may give it the view's strides (fuzz program 4667), and a
+        # captured intermediate may enter with strides other than Dynamo's example value had (seed
+        # 139 p131: a `cond` result, contiguous for Dynamo, (1, 3) when AOTAutograd traces it);
+        # while_loop refuses either
+        final = [g.call_method("copy_", (g.call_function(torch.empty_like, (m,)), t)) for m, t in zip(ms, state)]
         g.output((*outs, *final, new_pred))
         return fx.GraphModule(module.attrs, g)
 

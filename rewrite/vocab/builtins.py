@@ -130,6 +130,14 @@ def saved_for_backward(ctx, x: Node) -> bool:
 
 
 @predicate(stages=POST_GRAD)
+def lowered_by_inductor(ctx) -> bool:
+    """Inductor lowers the graph after the rules (``make_backend(base="inductor")``); false on the
+    eager base, which runs the graph op by op: a repair of something only Inductor's lowering
+    gets wrong has nothing to repair there."""
+    return ctx.facts.lowered
+
+
+@predicate(stages=POST_GRAD)
 def inductor_reinplaces(ctx, n: Node) -> bool:
     """Inductor's own reinplacing pass, which runs after the rules, would turn ``n`` (a view
     scatter, an indexed update, a foreach op) into an in-place write.  Found by running that pass

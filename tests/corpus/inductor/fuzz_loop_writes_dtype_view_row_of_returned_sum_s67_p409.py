@@ -10,6 +10,7 @@ import torch
 
 EXPECT = """
 fires: share_dtype_viewed_outputs_for_inductor on inductor
+not fires: share_dtype_viewed_outputs_for_inductor on eager
 matches_eager exact
 inductor
 """

@@ -8,7 +8,8 @@ computes the value into a buffer first, so that the dtype view and the outputs a
 import torch
 
 EXPECT = """
-fires: share_dtype_viewed_outputs_for_inductor
+fires: share_dtype_viewed_outputs_for_inductor on inductor
+not fires: share_dtype_viewed_outputs_for_inductor on eager
 matches_eager exact
 inductor
 """
