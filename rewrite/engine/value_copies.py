@@ -7,7 +7,9 @@ may still break it: its reinplacing writes the scatter in place (what the progra
 copy-back into the input that follows then reads the input at other positions inside its own
 loop (fuzz program 1666: ``x.add_(x.flip(0))``).  Computing a value into a buffer of its own
 first changes no value in any reading of the graph, provided the value is a tensor no node
-writes: a rule whose every action is :data:`VALUE_KEEPING_ACTIONS` may run on such a graph, and
+writes and it reads no input that shares memory with another input the graph writes (a
+higher-order op's function given ``x`` and ``x.t()``: the copy would read ``x`` before the write
+through ``x.t()`` that the program's value sees; fuzz seed 157 p117): a rule whose every action is :data:`VALUE_KEEPING_ACTIONS` may run on such a graph, and
 :func:`only_copies_values` checks what it did, structurally, in place of the legality check."""
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import torch.fx as fx
 
 from rewrite.analysis.facts import op_facts
 from rewrite.analysis.facts.op_facts import MATERIALIZED_COPY
-from rewrite.analysis.semantics import layout_maps
+from rewrite.analysis.semantics import aliases, layout_maps
 
 #: Built-in actions that only insert ``rewrite::materialized_copy`` of a value and make some of
 #: its readers read the copy.
@@ -31,11 +33,14 @@ def only_copies_values(created: Sequence[fx.Node], erased: Sequence[fx.Node],
     if erased:
         return f"it erases {erased[0].name}"
     copies = {}
+    shared = {}
+    for group in aliases.shared_input_groups(created[0].graph) if created else ():
+        shared.update({node: next(m for m in group if m is not node) for node in group})
     for n in created:
         if n.target is not MATERIALIZED_COPY or not n.args or not isinstance(n.args[0], fx.Node):
             return f"it creates {n.name}, which is not a copy of a value"
         value = n.args[0]
-        why = _written_or_aliased(value)
+        why = _written_or_aliased(value) or _reads_shared_input(value, shared)
         if why:
             return f"it copies {value.name}, {why}"
         copies[n] = value
@@ -57,3 +62,22 @@ def _written_or_aliased(value: fx.Node) -> str:
         return "which writes memory"
     writer = layout_maps.writer_of(value)
     return f"which {writer.name} writes" if writer is not None else ""
+
+
+def _reads_shared_input(value: fx.Node, shared: Dict[fx.Node, fx.Node]) -> str:
+    """Why copying ``value`` early may read memory a write through another input changes first
+    ("" if not): it reads, directly or through what it is computed from, an input of ``shared``
+    (input -> an input sharing its memory)."""
+    if not shared:
+        return ""
+    seen, stack = set(), [value]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node in shared:
+            return (f"which reads input `{node.name}`, sharing memory with input `{shared[node].name}` "
+                    f"where the graph writes one of them")
+        stack.extend(node.all_input_nodes)
+    return ""

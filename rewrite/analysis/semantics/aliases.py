@@ -197,13 +197,18 @@ def shared_inputs(graph: fx.Graph) -> str:
     through the other operand; privatizing the first write copied ``x`` back after the second).
     Inputs of the compiled graph itself (AOTAutograd's, with descriptors) are not asked: views
     among them are its business (a synthetic base), and read-only ones change nothing."""
-    seen: Dict[object, fx.Node] = {}
+    for group in shared_input_groups(graph):
+        return (f"inputs `{group[0].name}` and `{group[1].name}` of a higher-order op's function share memory "
+                f"and it writes one of them, where the values check reads each as memory of its own")
+    return ""
+
+
+def shared_input_groups(graph: fx.Graph) -> List[List[fx.Node]]:
+    """The inputs of a higher-order op's function that share one memory, in groups of two or
+    more, where the function writes one of the group (see :func:`shared_inputs`)."""
+    groups: Dict[object, List[fx.Node]] = {}
     for node in graph.find_nodes(op="placeholder"):
         key = None if lm.is_callers_input(node) else lm.owner_storage(node)
-        if key is None:
-            continue
-        first = seen.setdefault(key, node)
-        if first is not node and (lm.writer_of(first) is not None or lm.writer_of(node) is not None):
-            return (f"inputs `{first.name}` and `{node.name}` of a higher-order op's function share memory "
-                    f"and it writes one of them, where the values check reads each as memory of its own")
-    return ""
+        if key is not None:
+            groups.setdefault(key, []).append(node)
+    return [g for g in groups.values() if len(g) > 1 and any(lm.writer_of(n) is not None for n in g)]
