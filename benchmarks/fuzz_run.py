@@ -21,6 +21,7 @@ summaries as one run (one seed, one commit, disjoint programs).  Nothing is asse
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import re
@@ -70,7 +71,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.merge:
         try:
-            summaries = [json.loads(path.read_text()) for path in args.merge]
+            summaries = [read_summary(path) for path in args.merge]
             publish_run(summaries, args.results, args.note)
         except (OSError, ValueError, KeyError, MergeError) as exc:
             print(f"fuzz_run: cannot merge {' '.join(map(str, args.merge))}: {exc}", file=sys.stderr)
@@ -84,6 +85,14 @@ def main(argv=None) -> int:
     else:
         publish_run([summary], args.results, args.note)
     return 0
+
+
+def read_summary(path: Path) -> dict:
+    """A split's summary.json, or a gzipped copy of it (``.json.gz``): the splits of a run that
+    spans sessions are kept in benchmarks/results/fuzz_splits/, since a session's scratch folder
+    does not outlive its machine."""
+    data = path.read_bytes()
+    return json.loads(gzip.decompress(data) if path.suffix == ".gz" else data)
 
 
 def run(args, argv) -> dict:

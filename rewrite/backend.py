@@ -33,6 +33,7 @@ import torch.fx as fx
 from torch._inductor.custom_graph_pass import CustomGraphPass, CustomInferenceAwareGraphPass
 
 from rewrite.analysis.facts.fake import graph_fake_mode
+from rewrite.analysis.inductor import joint_outputs
 from rewrite.eager_graph import runnable_as_aten
 from rewrite.engine.report import Report, log
 from rewrite.engine.ruleset import ReferenceFallback, RuleSet
@@ -116,7 +117,8 @@ class RulePass(CustomInferenceAwareGraphPass):
 
 
 class JointPass(CustomGraphPass):
-    """The joint-stage rules as Inductor's ``joint_custom_pre_pass``."""
+    """Inductor's ``joint_custom_pre_pass``: records which outputs share memory before Inductor's
+    passes (``joint_outputs``, read by the post-grad pass), then runs the joint-stage rules."""
 
     def __init__(self, rule_set: RuleSet, sink: Optional[_Log] = None, snapshots: bool = False):
         self.rule_set = rule_set
@@ -124,13 +126,16 @@ class JointPass(CustomGraphPass):
         self.snapshots = snapshots
 
     def __call__(self, graph: fx.Graph) -> None:
+        joint_outputs.record(graph)
+        if not self.rule_set.runs_at("joint"):
+            return
         report = self.rule_set.apply(graph.owning_module, graph_kind="joint", recompile=False,
                                      snapshots=self.snapshots)
         if self.sink is not None:
             self.sink.add(report, "joint", None)
 
     def uuid(self) -> Optional[object]:
-        return ("rewrite-joint", self.rule_set.digest)
+        return ("rewrite-joint", self.rule_set.digest, "output-groups")
 
 
 def inductor_config(mode: Optional[str] = None, options: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
@@ -277,7 +282,7 @@ class RewriteBackend:
                                                                     config.post_grad_custom_post_pass),
                                                         RulePass(self.rule_set, self._log, self.measure_copies,
                                                                  self.snapshots, inductor=self.base == "inductor"))
-        if self.rule_set.runs_at("joint"):
+        if any(self.rule_set.runs_at(s) for s in ("joint",) + POST_GRAD):
             out["joint_custom_pre_pass"] = _passes(patches.get("joint_custom_pre_pass", config.joint_custom_pre_pass),
                                                    JointPass(self.rule_set, self._log, self.snapshots))
         if not self.cache:

@@ -174,3 +174,18 @@ def test_fuzz_merge_command_reports_a_bad_summary_without_a_traceback(tmp_path, 
     assert fuzz_run.main(["--merge", str(bad), "--results", str(tmp_path / "pages")]) == 2
     assert "cannot merge" in capsys.readouterr().err
     assert not (tmp_path / "pages").exists()
+
+
+def test_fuzz_merge_reads_gzipped_splits(tmp_path):
+    """The splits of a run that spans sessions are kept gzipped (benchmarks/fuzz_splits/)."""
+    import gzip
+    import json
+
+    paths = []
+    for indices in (range(0, 2), range(2, 4)):
+        path = tmp_path / f"p{indices[0]}.json.gz"
+        path.write_bytes(gzip.compress(json.dumps(_summary(indices)).encode()))
+        paths.append(str(path))
+    assert fuzz_run.main(["--merge", *paths, "--results", str(tmp_path / "pages")]) == 0
+    page = json.loads((tmp_path / "pages" / "fuzz_run.json").read_text())
+    assert "0..3" in json.dumps(page)

@@ -18,7 +18,7 @@ import torch.fx as fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 from torch.multiprocessing.reductions import StorageWeakRef
 
-from rewrite.analysis.inductor import earlier_passes, outputs
+from rewrite.analysis.inductor import earlier_passes, joint_outputs, outputs
 from rewrite.analysis.semantics import layout_maps
 from rewrite.analysis.facts import functionalized, mutation
 from rewrite.analysis.facts import op_facts
@@ -289,6 +289,11 @@ class GraphFacts(InductorPassFacts):
     def output_roles(self) -> List[str]:
         """What AOTAutograd does with each output of this graph (``outputs.output_roles``)."""
         return outputs.output_roles(self.graph, self.graph_kind)
+
+    def joint_output_groups(self):
+        """Which outputs shared memory before Inductor's passes (``joint_outputs.recorded``;
+        None where not recorded, or for a graph it does not describe)."""
+        return joint_outputs.recorded() if self.graph_kind in ("inference", "forward") else None
 
     def output_bases(self) -> List[Optional[fx.Node]]:
         """The input each output AOTAutograd regenerates is regenerated from (``outputs.output_bases``)."""

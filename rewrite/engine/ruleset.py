@@ -537,7 +537,9 @@ class RuleSet:
         graph, roles = st.graph, st.facts.output_roles()
         reads = st.facts.all_late_reads()
         covered = {(r.operand, p) for r in reads if r.reader.op == "output" for p in r.positions}
-        found = reads + [m for m in earlier_passes.misplaced_outputs(graph, roles) if (m.node, m.position) not in covered] \
+        joint = st.facts.joint_output_groups()
+        found = reads + [m for m in earlier_passes.misplaced_outputs(graph, roles, joint)
+                         if (m.node, m.position) not in covered] \
             + earlier_passes.regenerated_outputs(graph, roles, st.facts.output_bases())
         if found:
             txn = Transaction(st.root, graph, strict=self.strict, on_new_node=self._on_new_node(st))
@@ -564,7 +566,7 @@ class RuleSet:
                 report.repairs.append(note)
                 log.info("%s", note)
         why = earlier_passes.functional_reading_kept(graph, st.facts.original_writes, roles) \
-            or "; ".join(m.describe() for m in earlier_passes.misplaced_outputs(graph, roles))
+            or "; ".join(m.describe() for m in earlier_passes.misplaced_outputs(graph, roles, joint))
         if why:
             raise EarlierPassError(f"{st.label}: the graph as Inductor would run it does not compute what the "
                                    f"program does ({why}); refusing to compile it")

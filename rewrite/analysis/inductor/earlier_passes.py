@@ -106,7 +106,7 @@ class MisplacedOutput(_OutputItem):
     input: fx.Node
     saved: bool           # a tensor saved for backward (written by the runtime after the graph)
     reader: fx.Node = None    # the output node
-    shares_with: Optional[int] = None    # the item is also output ``shares_with`` (``input`` is None)
+    shares_with: Optional[int] = None    # the item shares memory with output ``shares_with`` (``input`` is None)
 
     culprit = CULPRIT
 
@@ -121,8 +121,8 @@ class MisplacedOutput(_OutputItem):
 
     def describe(self) -> str:
         if self.shares_with is not None:
-            return (f"output {self.position} (`{self.node.name}`) is also output {self.shares_with}, where the "
-                    f"program returns two tensors of their own")
+            return (f"output {self.position} (`{self.node.name}`) shares memory with output {self.shares_with}, "
+                    f"where the program returns two tensors of their own")
         if self.saved:
             return (f"output {self.position} (`{self.node.name}`, saved for backward) is the memory of input "
                     f"`{self.input.name}`, which AOTAutograd writes after the graph")
@@ -200,21 +200,28 @@ def late_reads_with_writes(graph: fx.Graph, original_writes: Iterable[fx.Node], 
                 yield LateRead(before[0], reader, alias, positions), before
 
 
-def misplaced_outputs(graph: fx.Graph, roles: Sequence[str]) -> List[MisplacedOutput]:
-    """Output items in an input's memory where the program has memory of their own (see the
-    module docstring)."""
+def misplaced_outputs(graph: fx.Graph, roles: Sequence[str],
+                      joint_groups: Optional[Sequence[Optional[int]]] = None) -> List[MisplacedOutput]:
+    """Output items in an input's memory where the program has memory of their own, or in the
+    memory of another output where the program has two of their own (see the module docstring).
+    ``joint_groups``: which items shared memory before Inductor's passes
+    (``joint_outputs.recorded``), where known."""
     runtime_written = runtime_written_inputs(graph)
     output = output_node(graph)
-    out, first = [], {}
+    out, first, first_in_root = [], {}, {}
     for i, item in enumerate(output_items(graph)):
         if i >= len(roles) or not isinstance(item, fx.Node) or fake_value(item) is None:
             continue
         if roles[i] == "own" and item in first:     # noop removal made two clones one node (seed 83 p75)
             out.append(MisplacedOutput(i, item, None, False, output, shares_with=first[item]))
             continue
+        root = root_of(item)
         if roles[i] == "own":
             first.setdefault(item, i)
-        root = root_of(item)
+            other = _own_output_sharing(i, root, first_in_root, joint_groups)
+            if other is not None and root.op != "placeholder":   # noop removal merged two clones' memory (seed 37 p74)
+                out.append(MisplacedOutput(i, item, None, False, output, shares_with=other))
+                continue
         if root.op != "placeholder":
             continue
         if roles[i] == "own":
@@ -222,6 +229,18 @@ def misplaced_outputs(graph: fx.Graph, roles: Sequence[str]) -> List[MisplacedOu
         elif roles[i] == "saved" and root in runtime_written:
             out.append(MisplacedOutput(i, item, root, True, output))
     return out
+
+
+def _own_output_sharing(i: int, root: fx.Node, first_in_root: Dict[fx.Node, List[int]],
+                        joint_groups: Optional[Sequence[Optional[int]]]) -> Optional[int]:
+    """An earlier own output item in memory ``root`` that was in other memory than item ``i``
+    before Inductor's passes, or None; notes item ``i`` under ``root``."""
+    earlier = first_in_root.setdefault(root, [])
+    earlier.append(i)
+    if joint_groups is None or i >= len(joint_groups) or joint_groups[i] is None:
+        return None
+    return next((k for k in earlier[:-1] if k < len(joint_groups) and joint_groups[k] is not None
+                 and joint_groups[k] != joint_groups[i]), None)
 
 
 def regenerated_outputs(graph: fx.Graph, roles: Sequence[str],
