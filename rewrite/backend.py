@@ -33,7 +33,7 @@ import torch.fx as fx
 from torch._inductor.custom_graph_pass import CustomGraphPass, CustomInferenceAwareGraphPass
 
 from rewrite.analysis.facts.fake import graph_fake_mode
-from rewrite.analysis.inductor import joint_outputs
+from rewrite.analysis.inductor.earlier_passes import record_joint_outputs
 from rewrite.eager_graph import runnable_as_aten
 from rewrite.engine.report import Report, log
 from rewrite.engine.ruleset import ReferenceFallback, RuleSet
@@ -118,7 +118,7 @@ class RulePass(CustomInferenceAwareGraphPass):
 
 class JointPass(CustomGraphPass):
     """Inductor's ``joint_custom_pre_pass``: records which outputs share memory before Inductor's
-    passes (``joint_outputs``, read by the post-grad pass), then runs the joint-stage rules."""
+    passes (``earlier_passes.record_joint_outputs``, read by the post-grad pass), then runs the joint-stage rules."""
 
     def __init__(self, rule_set: RuleSet, sink: Optional[_Log] = None, snapshots: bool = False):
         self.rule_set = rule_set
@@ -126,7 +126,7 @@ class JointPass(CustomGraphPass):
         self.snapshots = snapshots
 
     def __call__(self, graph: fx.Graph) -> None:
-        joint_outputs.record(graph)
+        record_joint_outputs(graph)
         if not self.rule_set.runs_at("joint"):
             return
         report = self.rule_set.apply(graph.owning_module, graph_kind="joint", recompile=False,

@@ -18,7 +18,7 @@ import torch.fx as fx
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 from torch.multiprocessing.reductions import StorageWeakRef
 
-from rewrite.analysis.inductor import earlier_passes, joint_outputs, outputs
+from rewrite.analysis.inductor import earlier_passes, outputs
 from rewrite.analysis.semantics import layout_maps
 from rewrite.analysis.facts import functionalized, mutation
 from rewrite.analysis.facts import op_facts
@@ -291,9 +291,9 @@ class GraphFacts(InductorPassFacts):
         return outputs.output_roles(self.graph, self.graph_kind)
 
     def joint_output_groups(self):
-        """Which outputs shared memory before Inductor's passes (``joint_outputs.recorded``;
+        """Which outputs shared memory before Inductor's passes (``earlier_passes.joint_output_groups``;
         None where not recorded, or for a graph it does not describe)."""
-        return joint_outputs.recorded() if self.graph_kind in ("inference", "forward") else None
+        return earlier_passes.joint_output_groups() if self.graph_kind in ("inference", "forward") else None
 
     def output_bases(self) -> List[Optional[fx.Node]]:
         """The input each output AOTAutograd regenerates is regenerated from (``outputs.output_bases``)."""

@@ -170,18 +170,16 @@ def test_outputs_that_had_memory_of_their_own_before_the_passes_are_found(groups
 
 
 def test_the_joint_record_is_read_back_for_the_same_compilation_only(monkeypatch):
-    from rewrite.analysis.inductor import joint_outputs
-
     def clones(a):
         b = a * 2
         return b[:3].clone(), b[1:], b[:2]
 
     gm = traced(clones, torch.arange(4.0))
     context = object()
-    monkeypatch.setattr(joint_outputs, "_context", lambda: context)
-    assert joint_outputs.record(gm.graph) == (0, 1, 1)     # the two views share b's memory
-    assert joint_outputs.recorded() == (0, 1, 1)
-    monkeypatch.setattr(joint_outputs, "_context", lambda: object())
-    assert joint_outputs.recorded() is None
-    monkeypatch.setattr(joint_outputs, "_context", lambda: None)
-    assert joint_outputs.record(gm.graph) is None and joint_outputs.recorded() is None
+    monkeypatch.setattr(earlier_passes, "_tracing_context", lambda: context)
+    assert earlier_passes.record_joint_outputs(gm.graph) == (0, 1, 1)     # the two views share b's memory
+    assert earlier_passes.joint_output_groups() == (0, 1, 1)
+    monkeypatch.setattr(earlier_passes, "_tracing_context", lambda: object())
+    assert earlier_passes.joint_output_groups() is None
+    monkeypatch.setattr(earlier_passes, "_tracing_context", lambda: None)
+    assert earlier_passes.record_joint_outputs(gm.graph) is None and earlier_passes.joint_output_groups() is None

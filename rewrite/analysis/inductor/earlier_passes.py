@@ -20,7 +20,9 @@ the graph runs as it is:
   write, through an alias not derived from it (:func:`late_reads`);
 * **outputs in an input's memory**: an output AOTAutograd returns as a tensor of its own is an
   input's memory (the caller's result would alias its argument), or a tensor saved for backward
-  is the memory of an input the runtime writes after the graph (:func:`misplaced_outputs`);
+  is the memory of an input the runtime writes after the graph (:func:`misplaced_outputs`) or
+  in the memory of another such output it did not share memory with before the passes
+  (:func:`record_joint_outputs`, below);
 * **outputs out of an input's memory**: an output AOTAutograd regenerates from an input with
   its own layout is the input's final value in memory of its own (:func:`regenerated_outputs`;
   AOTAutograd's doing, not a pass's, found and repaired here with the others).
@@ -31,6 +33,7 @@ model that the graph as it runs computes what its functional reading does.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
@@ -205,7 +208,7 @@ def misplaced_outputs(graph: fx.Graph, roles: Sequence[str],
     """Output items in an input's memory where the program has memory of their own, or in the
     memory of another output where the program has two of their own (see the module docstring).
     ``joint_groups``: which items shared memory before Inductor's passes
-    (``joint_outputs.recorded``), where known."""
+    (:func:`joint_output_groups`), where known."""
     runtime_written = runtime_written_inputs(graph)
     output = output_node(graph)
     out, first, first_in_root = [], {}, {}
@@ -303,6 +306,70 @@ def functional_reading_kept(graph: fx.Graph, original_writes: Iterable[fx.Node],
     as_run = GraphView("as run", old_args=dict(masked))
     divergence = Comparison(functional, as_run, writes, AliasIndex(graph), Terms()).run()
     return divergence.message if divergence is not None else ""
+
+
+# --------------------------------------------------------------------------- outputs before the passes
+#
+# Which outputs were memory of their own before Inductor's passes ran.
+#
+# Noop removal (in Inductor's joint-graph passes and again in its post-grad passes) replaces a
+# ``clone`` by its source, and its guard against new aliasing only compares the storages the
+# outputs had before the pass: two outputs that are clones of views of one buffer both lose
+# their clones and reach our post-grad pass as two views of that buffer (fuzz seed 37 p74:
+# ``t2 = x0.clone(); o5 = x1.clone().clone()``, with ``x0`` and ``x1`` overlapping views of one
+# tensor).  After the pass, two outputs AOTAutograd returns as tensors of their own that share a
+# buffer cannot be told from outputs that do share one in the program (views of one intermediate
+# that AOTAutograd does not see as aliases: seed 0 p460), so the memory each output is in is
+# recorded here from the graph our joint-stage pass receives, before every pass that may drop a
+# copy, and read back by :func:`misplaced_outputs` for the inference or forward graph
+# compiled from it next, in the same compilation (Dynamo's tracing context).
+
+#: One memory group per output item of the joint or inference graph, None for items that are
+#: not tensors.  The first items of a joint graph are its forward outputs (the new values of
+#: mutated inputs, then the user's outputs), the first items of the forward graph partitioned
+#: from it too; a training step's joint passes run before AOTAutograd's metadata is set.
+JointGroups = Tuple[Optional[int], ...]
+
+_JOINT_KEPT = 64                 # compiles whose records are kept (a compile reads its own back at once)
+_joint_records: "OrderedDict[int, Tuple[object, JointGroups]]" = OrderedDict()
+
+
+def record_joint_outputs(graph: fx.Graph) -> Optional[JointGroups]:
+    """Record which of ``graph``'s output items share memory (the joint or inference graph,
+    before Inductor's passes), for the compilation under way; returns the groups (None outside
+    a compilation)."""
+    context = _tracing_context()
+    if context is None:
+        return None
+    roots = {}
+    groups = tuple(roots.setdefault(root_of(item), len(roots)) if _is_tensor_node(item) else None
+                   for item in output_items(graph))
+    _joint_records[id(context)] = (context, groups)
+    _joint_records.move_to_end(id(context))
+    while len(_joint_records) > _JOINT_KEPT:
+        _joint_records.popitem(last=False)
+    return groups
+
+
+def joint_output_groups() -> Optional[JointGroups]:
+    """The groups of the last graph recorded in the compilation under way, or None.  Its
+    inference or forward graph is compiled right after its joint passes, before another graph."""
+    context = _tracing_context()
+    entry = _joint_records.get(id(context)) if context is not None else None
+    return entry[1] if entry is not None and entry[0] is context else None
+
+
+def _tracing_context():
+    try:
+        from torch._guards import TracingContext
+
+        return TracingContext.try_get()
+    except Exception:  # noqa: BLE001 - another torch: record nothing
+        return None
+
+
+def _is_tensor_node(item) -> bool:
+    return isinstance(item, fx.Node) and isinstance(item.meta.get("val"), torch.Tensor)
 
 
 # --------------------------------------------------------------------------- helpers

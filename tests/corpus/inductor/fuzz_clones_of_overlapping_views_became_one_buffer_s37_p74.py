@@ -5,7 +5,7 @@ before the pass, and each clone's own storage is not its source's), so the graph
 pass receives returns two overlapping `as_strided` views of one buffer.  AOTAutograd calls both
 outputs tensors of their own, as it also calls outputs that do share memory in the program
 (fuzz seed 0 p460), so the post-grad graph alone cannot tell them apart: the joint-stage pass
-records which outputs shared memory before Inductor's passes (`joint_outputs`), and the second
+records which outputs shared memory before Inductor's passes (`earlier_passes.record_joint_outputs`), and the second
 output gets a copy of its own (`earlier_passes.misplaced_outputs`).  The compiled outputs shared
 memory on both bases (the rules-free pipeline too, and wrong values there; aot_eager right)."""
 import torch

@@ -2,7 +2,7 @@
 clones (its guard compares the storages the outputs had before the pass), so the forward graph
 returns two overlapping slices of `b`, and the caller's two outputs share memory under stock
 Inductor (aot_eager right).  The joint-stage pass records that the outputs had memory of their
-own before Inductor's passes (`joint_outputs`: a training step's joint graph, whose first
+own before Inductor's passes (`earlier_passes.record_joint_outputs`: a training step's joint graph, whose first
 outputs are the forward's), and the second gets a copy of its own, as the program asked.  The
 inference twin is fuzz seed 37 p74 (`fuzz_clones_of_overlapping_views_became_one_buffer_s37_p74`)."""
 import torch
