@@ -448,6 +448,7 @@ class Editor:
             writes = list(writes)
         if not all(isinstance(w, fx.Node) for w in writes):
             raise ActionError(f"materialize_hazards needs write nodes, got {writes!r}")
+        copies: dict = {}                # value -> the copy taken of it, for its other readers
         for _ in range(HAZARD_ROUNDS):
             model = self.ctx.facts.lowering_model(rewired=list(self.txn.old_args))
             hazards = model.hazards(writes, absent=self.txn.to_erase)
@@ -455,10 +456,10 @@ class Editor:
                 return
             repaired: set = set()        # one copy per value a round: the next round sees it
             for hazard in hazards:
-                self._repair(hazard, repaired)
+                self._repair(hazard, repaired, copies)
         raise ActionError("lowering hazards remain after materializing: " + hazards[0].describe())
 
-    def _repair(self, hazard, repaired: set) -> None:
+    def _repair(self, hazard, repaired: set, copies: dict) -> None:
         if hazard.kind == "dtype_view":
             raise ActionError(hazard.describe())      # a copy of what is read cannot help
         reader, operand = hazard.reader, hazard.operand
@@ -466,7 +467,15 @@ class Editor:
             if (operand, reader) in repaired or reader in repaired:
                 return
             repaired.add((operand, reader))
-            self.materialize_for(operand, reader)
+            copy = copies.get(operand)
+            if copy is None or not copy < reader or _written_between(operand, copy, reader):
+                start = _defined(operand)
+                if _written_between(operand, start, reader):
+                    copy = self.copy_of(operand, before=reader)
+                else:       # taken where the value is defined: the value's other readers share it
+                    copy = self.copy_of(operand, after=start)
+                copies[operand] = copy
+            self.txn.replace_reads(reader, operand, copy)
         else:
             if reader in repaired:
                 return
@@ -651,3 +660,21 @@ def _positional(node: fx.Node) -> Tuple:
             raise ActionError(f"{node.name}: missing argument {name}")
         values.append(value)
     return tuple(values)
+
+
+def _defined(value: fx.Node) -> fx.Node:
+    """Where a copy of ``value`` can be taken first: after it, or after the last input."""
+    if value.op != "placeholder":
+        return value
+    return value.graph.find_nodes(op="placeholder")[-1]
+
+
+def _written_between(value: fx.Node, start: fx.Node, end: fx.Node) -> bool:
+    """Some node after ``start`` and before ``end`` writes memory ``value`` lives in."""
+    root = layout_maps.chain_to(value)[0]
+    node = start.next
+    while node is not end and node.op != "output":
+        if any(layout_maps.chain_to(w)[0] is root for w in op_facts.written_nodes(node)):
+            return True
+        node = node.next
+    return False

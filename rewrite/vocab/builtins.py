@@ -399,14 +399,16 @@ def materialize(ctx, value: Node) -> None:
 def materialize_hazards(ctx) -> None:
     """For every write this rewrite has made: copy each value that would be read inside the
     write's loop or after it (see ``lowering_hazard``) into a buffer of its own first, the
-    smaller of what the reader reads and what it computes."""
+    smaller of what the reader reads and what it computes; the readers of one value share one
+    copy, taken where the value is defined, where nothing writes its memory before them."""
     ctx.edit.materialize_hazards()
 
 
 @action(stages=POST_GRAD)
 def materialize_hazards_of(ctx, w: Node) -> None:
     """The same for one write ``w`` already in the graph (a copy-back stock Inductor would lower
-    wrong): copy each value read inside its loop or after it into a buffer of its own first."""
+    wrong): copy each value read inside its loop or after it into a buffer of its own first (one
+    copy for the readers of one value, as above)."""
     ctx.edit.materialize_hazards([w])
 
 
