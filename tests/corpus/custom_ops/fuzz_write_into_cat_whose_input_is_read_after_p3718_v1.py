@@ -4,12 +4,14 @@ buffer; but Inductor computes the `cat`'s lazy input, the `add` that is `x0`'s n
 into its slice of that buffer (`ConcatKernel`), and the copy of that value into `x0` after the call
 then read what the call wrote (rewrite wrong; stock Inductor and aot_eager right).  The lowering
 model now knows the hazard: a write into a `cat`'s result while a lazy input of the `cat` is read
-after the write; the write-back stops (materializing the read after the call does not help), and
-Inductor copies as stock does."""
+after the write; the write-back stops, and Inductor copies as stock does.  (Since the readers of
+one value share a copy taken where the value is defined, `materialize_hazards` repairs the `cat`
+hazard; the legality check then stops the write-back at a read of `x0` that Inductor would defer
+past its copy-back.)"""
 import torch
 
 EXPECT = """
-rejects: write_back_custom_op at rewrite because writes the result of a `cat` on inductor
+not fires: write_back_custom_op on inductor
 fires: write_back_custom_op on eager
 matches_eager exact
 inductor
