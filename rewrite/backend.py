@@ -118,7 +118,8 @@ class RulePass(CustomInferenceAwareGraphPass):
 
 class JointPass(CustomGraphPass):
     """Inductor's ``joint_custom_pre_pass``: records which outputs share memory before Inductor's
-    passes (``earlier_passes.record_joint_outputs``, read by the post-grad pass), then runs the joint-stage rules."""
+    passes (``earlier_passes.record_joint_outputs``, read by the post-grad pass), then runs the
+    joint-stage rules."""
 
     def __init__(self, rule_set: RuleSet, sink: Optional[_Log] = None, snapshots: bool = False):
         self.rule_set = rule_set

@@ -375,11 +375,12 @@ class Editor:
                 self.txn.replace_reads(user, value, copy)
         self.txn.replaced[value] = copy
 
-    def materialize_for(self, value: fx.Node, reader: fx.Node) -> None:
+    def materialize_for(self, value: fx.Node, reader: fx.Node) -> fx.Node:
         """Make ``reader`` read a copy of ``value`` taken right before it (where it writes
-        ``value``, it still does: `index_put_(x, idx, x)`)."""
+        ``value``, it still does: `index_put_(x, idx, x)`); returns the copy."""
         copy = self.copy_of(value, before=reader)
         self.txn.replace_reads(reader, value, copy)
+        return copy
 
     def copy_late_reads(self, write) -> None:
         """Every alias of the memory ``write`` changes that is read after it, where the program
@@ -467,15 +468,15 @@ class Editor:
             if (operand, reader) in repaired or reader in repaired:
                 return
             repaired.add((operand, reader))
+            # one copy for the readers of one value, taken where it is defined, where they can share it
             copy = copies.get(operand)
-            if copy is None or not copy < reader or _written_between(operand, copy, reader):
-                start = _defined(operand)
-                if _written_between(operand, start, reader):
-                    copy = self.copy_of(operand, before=reader)
-                else:       # taken where the value is defined: the value's other readers share it
-                    copy = self.copy_of(operand, after=start)
-                copies[operand] = copy
-            self.txn.replace_reads(reader, operand, copy)
+            if copy is not None and copy < reader and not _written_between(operand, copy, reader):
+                self.txn.replace_reads(reader, operand, copy)
+            elif _written_between(operand, _defined(operand), reader):
+                copies[operand] = self.materialize_for(operand, reader)
+            else:
+                copies[operand] = self.copy_of(operand, after=_defined(operand))
+                self.txn.replace_reads(reader, operand, copies[operand])
         else:
             if reader in repaired:
                 return

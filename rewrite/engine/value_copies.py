@@ -9,8 +9,9 @@ loop (fuzz program 1666: ``x.add_(x.flip(0))``).  Computing a value into a buffe
 first changes no value in any reading of the graph, provided the value is a tensor no node
 writes and it reads no input that shares memory with another input the graph writes (a
 higher-order op's function given ``x`` and ``x.t()``: the copy would read ``x`` before the write
-through ``x.t()`` that the program's value sees; fuzz seed 157 p117): a rule whose every action is :data:`VALUE_KEEPING_ACTIONS` may run on such a graph, and
-:func:`only_copies_values` checks what it did, structurally, in place of the legality check."""
+through ``x.t()`` that the program's value sees; fuzz seed 157 p117): a rule whose every action
+is :data:`VALUE_KEEPING_ACTIONS` may run on such a graph, and :func:`only_copies_values` checks
+what it did, structurally, in place of the legality check."""
 from __future__ import annotations
 
 from typing import Dict, Sequence, Tuple
