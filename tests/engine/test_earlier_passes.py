@@ -177,6 +177,11 @@ def test_the_joint_record_is_read_back_for_the_same_compilation_only(monkeypatch
     gm = traced(clones, torch.arange(4.0))
     context = object()
     monkeypatch.setattr(earlier_passes, "_tracing_context", lambda: context)
+    assert earlier_passes.record_joint_outputs(gm.graph) is None    # no AOTAutograd input descriptors:
+    assert earlier_passes.joint_output_groups() is None             # a higher-order op's function
+    for p in gm.graph.find_nodes(op="placeholder"):
+        p.meta["desc"] = f"input {p.name}"
+    monkeypatch.setattr(earlier_passes, "_tracing_context", lambda: context)
     assert earlier_passes.record_joint_outputs(gm.graph) == (0, 1, 1)     # the two views share b's memory
     assert earlier_passes.joint_output_groups() == (0, 1, 1)
     monkeypatch.setattr(earlier_passes, "_tracing_context", lambda: object())

@@ -337,9 +337,10 @@ _joint_records: "OrderedDict[int, Tuple[object, JointGroups]]" = OrderedDict()
 def record_joint_outputs(graph: fx.Graph) -> Optional[JointGroups]:
     """Record which of ``graph``'s output items share memory (the joint or inference graph,
     before Inductor's passes), for the compilation under way; returns the groups (None outside
-    a compilation)."""
+    a compilation, and for a higher-order op's function, whose inputs AOTAutograd does not
+    describe: Inductor runs the joint passes on such functions too, some after the graph's own)."""
     context = _tracing_context()
-    if context is None:
+    if context is None or not all("desc" in p.meta for p in graph.find_nodes(op="placeholder")):
         return None
     roots = {}
     groups = tuple(roots.setdefault(root_of(item), len(roots)) if _is_tensor_node(item) else None
