@@ -265,6 +265,12 @@ class Editor:
         return bool(copies)
 
     def _copy_written_bases(self, call) -> None:
+        if functionalized.is_functionalized_hop_v2(call) and call.args[0] is torch.ops.higher_order.while_loop:
+            # Inductor writes such a copy in place inside the loop, but orders the copy's later
+            # readers by the buffer it allocated, not after the loop that writes it: the read of
+            # the loop's new value ran before the loop (fuzz seed 163 p303; its own clone is right)
+            raise ActionError(f"{call.name} is a `while_loop`, whose in-place writes into a copy of ours Inductor "
+                              f"does not order the copy's later readers after")
         kwargs = dict(call.kwargs)
         bases = list(kwargs.get("_all_bases") or ())
         as_strided = _as_strided_bases(call)
