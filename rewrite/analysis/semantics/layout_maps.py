@@ -443,6 +443,11 @@ def operand_reading_differs(node: fx.Node, operand: fx.Node, inputs_are_operands
     a, b = fake_value(fresh), fake_value(cur)
     if a is not None and b is not None and (_same_storage_layout(a, b) or _flat_alike(a, b, operand, cur)):
         return ""
+    stands_for = functional_update_base(updates[-1])    # the view of `cur` the chain updates
+    c = fake_value(stands_for) if stands_for is not None and stands_for is not cur else None
+    if a is not None and c is not None and _same_storage_layout(a, c):
+        return ""      # laid out as that view, in `cur`'s storage (`x.zero_()` of a transposed
+        #                input: `full(...).permute(1, 0)`; fuzz seed 163 p828)
     what = op_facts._base_name(node.target) if op_facts.is_op_overload(node.target) else "auto_functionalized_v2"
     return (f"`{node.name}` ({what}) addresses the storage of `{fresh.name}`, a "
             f"fresh tensor standing for `{cur.name}`, whose storage the program's as_strided addresses "
