@@ -234,7 +234,8 @@ def test_rule_catalog_of_shipped_rules():
                           "keep_values_read_after_copy_back", "write_back_custom_op", "copy_arguments_sharing_written_memory",
                           "copy_inputs_a_call_writes", "privatize_custom_op_for_inductor", "materialize_reads_before_call_for_inductor",
                           "materialize_copy_back_source_for_inductor", "copy_symbolic_offset_arguments_for_inductor",
-                          "share_dtype_viewed_outputs_for_inductor"}
+                          "share_dtype_viewed_outputs_for_inductor", "copy_returned_update_for_inductor",
+                          "copy_arguments_laid_out_otherwise_for_inductor"}
     assert rules["reinplace_update_into_input"].sections == ("match", "where", "safe")
     assert rules["reinplace_scatter_into_intermediate"].sections == ("match", "where", "profitable")
     assert rules["while_loop_captured_mutations"].sections == ("match", "where")

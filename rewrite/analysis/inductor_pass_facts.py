@@ -12,7 +12,7 @@ from rewrite.analysis.facts import functionalized
 from rewrite.analysis.facts.verdict import Verdict, no, yes
 from rewrite.analysis.inductor import functionalized_calls
 from rewrite.analysis.inductor.lowering import LoweringModel
-from rewrite.analysis.inductor.reinplace import simulate
+from rewrite.analysis.inductor.reinplace import simulate, v1_clone_laid_out_otherwise
 
 
 class InductorPassFacts:
@@ -70,6 +70,16 @@ class InductorPassFacts:
             return no()
         decision = self.simulation(f).decisions.get(f)
         why = functionalized_calls.cloned_at_symbolic_offset(f, decision.in_place if decision is not None else ())
+        return yes(why) if why else no()
+
+    def inductor_clones_laid_out_otherwise(self, f) -> Verdict:
+        why = v1_clone_laid_out_otherwise(f, self.simulation()) if isinstance(f, fx.Node) else ""
+        return yes(why) if why else no()
+
+    def inductor_reinplacing_returns_input(self, n) -> Verdict:
+        # (asked of the graph as it is: what the outputs are changes with rewrites of their
+        # readers, which a simulation kept for ``n`` would not see)
+        why = self.simulation().judge().outputs_into_inputs.get(n) if isinstance(n, fx.Node) else None
         return yes(why) if why else no()
 
     def inductor_reinplacing_reads_inside_copy_back(self, c) -> Verdict:

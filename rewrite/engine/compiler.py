@@ -23,7 +23,7 @@ from rewrite.analysis.graph_facts import GraphFacts
 from rewrite.analysis.facts.op_facts import op_display_name, targets_match
 from rewrite.analysis.facts.verdict import Verdict
 from rewrite.engine.errors import EvalError
-from rewrite.engine.paths import PathValue
+from rewrite.engine.context import PathValue
 from rewrite.lang import ast
 from rewrite.lang.loader import shipped_rules_dir
 

@@ -1,13 +1,29 @@
 """The evaluation context predicates, functions and actions receive as ``ctx``."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Set
 
 import torch.fx as fx
 
 from rewrite.analysis.graph_facts import GraphFacts
 from rewrite.engine.actions import Editor
-from rewrite.engine.paths import PathValue
+
+
+@dataclass
+class PathValue:
+    """The value a ``path`` section binds: a node and the chain of users it followed."""
+
+    source: fx.Node
+    steps: List[fx.Node] = field(default_factory=list)
+    note: str = ""          # why the path stopped where it did
+
+    @property
+    def last(self) -> fx.Node:
+        return self.steps[-1] if self.steps else self.source
+
+    def describe(self) -> str:
+        return " -> ".join(n.name for n in [self.source, *self.steps])
 
 
 class Context:

@@ -9,3 +9,13 @@ class EvalError(Exception):
 
 class ActionError(RuntimeError):
     """An action cannot do what it was asked on this graph."""
+
+
+class Refused(Exception):
+    """The legality check refused the rewrite."""
+
+
+class EarlierPassError(RuntimeError):
+    """Inductor would compile the graph to something else than it computes (what its passes
+    before ours did, or what its reinplacing or scheduler will do after), and no rewrite repairs
+    it: compilation stops rather than produce a wrong program."""

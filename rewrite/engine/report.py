@@ -134,7 +134,7 @@ class Report:
     iterations: int = 0
     warnings: List[str] = field(default_factory=list)
     repairs: List[str] = field(default_factory=list)   # what the engine's nets repaired of the passes
-    #                                                    before ours (``RuleSet._repair_earlier_passes``)
+    #                                                    before ours (``nets.repair_earlier_passes``)
     cache_hit: bool = False                     # served from Inductor's FX graph cache: not rewritten
     #: dependencies that said ``fallback reference`` and could not be applied: on the Inductor
     #: base the graph runs with aot_eager (``fallback`` then says so)
@@ -227,3 +227,10 @@ def count_ops(graph: fx.Graph) -> Dict[str, int]:
             continue
         counts[key] = counts.get(key, 0) + 1
     return counts
+
+
+def warn(report: "Report", message: str, level: int = logging.WARNING) -> None:
+    """Note ``message`` in the report and log it: at WARNING where the user has something to do
+    (a rule set that cycles or takes too long), lower where the engine handled it."""
+    report.warnings.append(message)
+    log.log(level, "%s", message)

@@ -9,7 +9,7 @@ through the steps match -> where -> profitable -> safe -> rewrite -> legality.  
 inside a transaction; a failing action, a failed validation or a refusal by the legality check
 (:mod:`rewrite.analysis.legality`) rolls the graph back and the pass goes on.  On post-grad
 graphs the pass ends by making sure Inductor's own reinplacing, which runs after it, cannot make
-an unsafe decision (:meth:`RuleSet._own_inductor_reinplacing`).
+an unsafe decision (:func:`rewrite.engine.nets.own_inductor_reinplacing`).
 """
 from __future__ import annotations
 
@@ -27,25 +27,28 @@ import torch.fx as fx
 
 from rewrite import stages as S
 from rewrite.analysis.inductor import copies as copy_count
-from rewrite.analysis.inductor import earlier_passes, operand_layouts, subgraph_constants, symbolic_offsets
+from rewrite.analysis.inductor import operand_layouts, subgraph_constants, symbolic_offsets
 from rewrite.analysis.inductor import functionalized_calls, reinplace
 from rewrite.analysis.facts import op_facts
 from rewrite.analysis.semantics import aliases
 from rewrite.analysis.graph_facts import GraphFacts, hop_subgraphs, subgraph_written_placeholders
 from rewrite.analysis.legality import Legality
-from rewrite.analysis.facts.op_facts import op_display_name
 from rewrite.analysis.facts.verdict import Verdict
 from rewrite.engine import compiler
 from rewrite.engine.cache_key import cache_key
 from rewrite.engine.context import Context
-from rewrite.engine.errors import ActionError, EvalError
-from rewrite.engine.report import Candidate, CopyComparison, GraphSnapshot, Report, count_ops, log, trace_log
+from rewrite.engine import nets
+from rewrite.engine.errors import ActionError, EarlierPassError, EvalError, Refused  # noqa: F401 (EarlierPassError: public here)
+from rewrite.engine.report import Candidate, CopyComparison, GraphSnapshot, Report, count_ops, log, trace_log, warn
 from rewrite.engine.transaction import Snapshot, Transaction
 from rewrite.engine.value_copies import VALUE_KEEPING_ACTIONS, only_copies_values
 from rewrite.lang.loader import load as load_rules
 from rewrite.lang.loader import shipped_rules_dir
 from rewrite.vocab import default_registry
 
+#: Sweeps that fire before the engine gives up on a fixpoint.  Sweeps that fire nothing do not
+#: count: every priority tier sweeps once per round, and a graph that needs a few rounds would
+#: otherwise run out as the rule files gain tiers.
 MAX_SWEEPS = 32
 #: Sweeps that fire before the engine starts fingerprinting the graph to see it cycle (most
 #: graphs reach their fixpoint in fewer: they pay nothing; a cycle is seen a few sweeps later).
@@ -58,12 +61,6 @@ GROWTH_SLACK = 1000
 #: Graphs larger than this are not measured against stock Inductor's final graph even when asked
 #: (the measurement runs Inductor's reinplacing on the graph as received, besides the final one).
 COPY_MEASURE_LIMIT = 20000
-
-
-class EarlierPassError(RuntimeError):
-    """Inductor would compile the graph to something else than it computes (what its passes
-    before ours did, or what its reinplacing or scheduler will do after), and no rewrite repairs
-    it: compilation stops rather than produce a wrong program."""
 
 
 class ReferenceFallback(RuntimeError):
@@ -251,19 +248,18 @@ class RuleSet:
         st = self._state(root, graph, stage, label, subgraph, inductor)
         st.facts.seed_simulation(simulation)
         if st.left_to_inductor:
-            _warn(report, f"{label}: left to Inductor as it is, but for copies of values: {st.left_to_inductor}; "
+            warn(report, f"{label}: left to Inductor as it is, but for copies of values: {st.left_to_inductor}; "
                           f"its functional reading is not the program's, so no other rewrite of it can be checked",
                   logging.INFO)
         records: Dict[Tuple[str, str], Candidate] = {}
         tiers = sorted({c.priority for c in self.rules + self.dependencies if stage in c.stages}, reverse=True)
         seen: Set[int] = set()
-        sweeps, fired_sweeps, stop = 0, 0, False
+        fired_sweeps, stop = 0, False
         while not stop:
             changed = False
             for tier in tiers:
                 while not stop:
                     report.iterations += 1
-                    sweeps += 1
                     st, fired = self._sweep(st, tier, records, report)
                     if not fired:
                         break
@@ -271,10 +267,10 @@ class RuleSet:
                     fired_sweeps += 1
                     fingerprint = graph_fingerprint(graph) if fired_sweeps >= CYCLE_WATCH_AFTER else None
                     if fingerprint in seen:
-                        _warn(report, f"{label}: rewrites cycle (the graph came back to an earlier form); stopped")
+                        warn(report, f"{label}: rewrites cycle (the graph came back to an earlier form); stopped")
                         stop = True
-                    elif sweeps >= MAX_SWEEPS:
-                        _warn(report, f"{label}: no fixpoint after {MAX_SWEEPS} sweeps; stopped")
+                    elif fired_sweeps >= MAX_SWEEPS:
+                        warn(report, f"{label}: no fixpoint after {MAX_SWEEPS} sweeps that rewrote it; stopped")
                         stop = True
                     if fingerprint is not None:
                         seen.add(fingerprint)
@@ -288,14 +284,15 @@ class RuleSet:
             report.seconds[key] = report.seconds.get(key, 0.0) + value
         lost = stage in S.POST_GRAD and (
             st.left_to_inductor and reinplace.storage_addressed_write_lost(graph, st.facts.simulation(), subgraph, inductor)
+            or st.legality is not None and reinplace.v1_clone_lost(graph, st.facts.simulation())
             or inductor and functionalized_calls.dropped_loop(graph))
         if lost:
             raise EarlierPassError(f"{label}: {lost}")
         if stage in S.POST_GRAD and st.legality is not None and not st.left_to_inductor:
             with _timed(report.seconds, "earlier_passes"):
-                self._repair_earlier_passes(st, report)
+                nets.repair_earlier_passes(st, report, self.strict, self._on_new_node(st))
             with _timed(report.seconds, "ownership"):
-                return self._own_inductor_reinplacing(st, report)
+                return nets.own_inductor_reinplacing(st, report, self.strict, self._on_new_node(st))
         return None
 
     def _sweep(self, st: _GraphState, tier: int, records, report: Report):
@@ -335,7 +332,7 @@ class RuleSet:
                         report.warnings.append(cand.line())   # once, though retried each sweep
                 if st.spent[rule.name] > RULE_TIME_BUDGET:
                     st.disabled[rule.name] = "time"
-                    _warn(report, f"rule {rule.name} @ {rule.location} spent more than {RULE_TIME_BUDGET:.0f} s "
+                    warn(report, f"rule {rule.name} @ {rule.location} spent more than {RULE_TIME_BUDGET:.0f} s "
                                   f"on {st.label}; stopped there")
         return st, fired
 
@@ -407,7 +404,7 @@ class RuleSet:
             with _timed(st.seconds, "legality"):
                 verdict = self._legal(st, txn)
             if not verdict:
-                raise _Refused(verdict.why)
+                raise Refused(verdict.why)
             removed = tuple(n.name for n in txn.to_erase)
             created = [n for n in txn.created if n not in txn.to_erase]
             saved = _copy_bytes(txn.to_erase) - _copy_bytes(created)
@@ -420,7 +417,7 @@ class RuleSet:
                 if st.legality is not None:
                     st.legality.note_rolled_back(rewired)
             ctx.bindings = bindings_before
-            reason = str(e) if isinstance(e, _Refused) else f"{type(e).__name__}: {e}"
+            reason = str(e) if isinstance(e, Refused) else f"{type(e).__name__}: {e}"
             if not isinstance(e, Exception):
                 raise
             msg = f"{reason}; graph restored"
@@ -524,92 +521,6 @@ class RuleSet:
         trace_log.debug("%s", cand.line())
         return cand
 
-    # ------------------------------------------------------------------ Inductor's earlier passes
-
-    def _repair_earlier_passes(self, st: _GraphState, report: Report) -> None:
-        """The net under the repair rules for what Inductor's functional passes before ours did
-        (``analysis/inductor/earlier_passes.py``): a value read after a copy-back the program read before
-        it, or an output in an input's memory where the program returns one of its own, gets a
-        copy of its own (taken before the write), checked by the legality check; an output
-        AOTAutograd regenerates from an input with its own layout returns that input.  Then the
-        semantic model confirms that the graph as it runs computes what its functional reading
-        does; a graph that does not is never compiled."""
-        graph, roles = st.graph, st.facts.output_roles()
-        reads = st.facts.all_late_reads()
-        covered = {(r.operand, p) for r in reads if r.reader.op == "output" for p in r.positions}
-        joint = st.facts.joint_output_groups()
-        found = reads + [m for m in earlier_passes.misplaced_outputs(graph, roles, joint)
-                         if (m.node, m.position) not in covered] \
-            + earlier_passes.regenerated_outputs(graph, roles, st.facts.output_bases())
-        if found:
-            txn = Transaction(st.root, graph, strict=self.strict, on_new_node=self._on_new_node(st))
-            st.ctx.txn = txn
-            try:
-                copies = [f for f in found if getattr(f, "returns", None) is None]
-                st.ctx.edit.copy_for_readers(copies)
-                txn.validate()
-                verdict = st.legality.check(txn.created, txn.to_erase, txn.old_args)
-                if not verdict:
-                    raise _Refused(verdict.why)
-                st.ctx.edit.copy_for_readers([f for f in found if f not in copies])   # proven where found
-                txn.commit()
-            except Exception as e:  # noqa: BLE001
-                txn.rollback()
-                raise EarlierPassError(f"{st.label}: {found[0].describe()}: {found[0].culprit}, and it could "
-                                       f"not be repaired: {e}") from e
-            finally:
-                st.ctx.txn = None
-            st.legality.note_committed(list(txn.old_args) + list(txn.created))
-            st.facts.note_changed(list(txn.old_args) + list(txn.created))
-            for f in found:
-                note = f"{st.label}: {f.describe()}: {f.culprit}; {f.remedy}"
-                report.repairs.append(note)
-                log.info("%s", note)
-        why = earlier_passes.functional_reading_kept(graph, st.facts.original_writes, roles) \
-            or "; ".join(m.describe() for m in earlier_passes.misplaced_outputs(graph, roles, joint))
-        if why:
-            raise EarlierPassError(f"{st.label}: the graph as Inductor would run it does not compute what the "
-                                   f"program does ({why}); refusing to compile it")
-
-    # ------------------------------------------------------------------ Inductor's reinplacing
-
-    def _own_inductor_reinplacing(self, st: _GraphState, report: Report) -> None:
-        """The safety net under the repair rules: if Inductor's reinplacing would still make an
-        unsafe decision on this graph, give those nodes private copies of their bases (always
-        right, never cheaper than the functional op) and say so."""
-        for _ in range(3):
-            sim = st.facts.simulation()          # reused when no rewrite came after the last one
-            unsafe = sim.unsafe()
-            if not unsafe:
-                return sim
-            for decision in unsafe:
-                node = decision.node
-                txn = Transaction(st.root, st.graph, strict=self.strict, on_new_node=self._on_new_node(st))
-                st.ctx.txn = txn
-                try:
-                    st.ctx.edit.privatize(node)
-                    txn.validate()
-                    verdict = st.legality.check(txn.created, txn.to_erase, txn.old_args)
-                    if not verdict:
-                        raise _Refused(verdict.why)
-                    txn.commit()
-                except Exception as e:  # noqa: BLE001
-                    txn.rollback()
-                    raise RuntimeError(f"{st.label}: Inductor's reinplacing of {node.name} would be wrong "
-                                       f"({decision.unsafe}) and it could not be prevented: {e}") from e
-                finally:
-                    st.ctx.txn = None
-                st.legality.note_committed(list(txn.old_args) + list(txn.created))
-                st.facts.note_changed(list(txn.old_args) + list(txn.created))
-                _warn(report, f"{st.label}: {node.name} ({op_display_name(node.target)}) now works on a private "
-                              f"copy, because {decision.unsafe}", logging.INFO)
-        raise RuntimeError(f"{st.label}: Inductor's reinplacing stays unsafe after repairs")
-
-
-class _Refused(Exception):
-    """The legality check refused the rewrite."""
-
-
 def _hop_contract(root: fx.GraphModule, txn: Transaction):
     """After a dependency action on a Dynamo graph: no subgraph of a higher-order op it created
     writes its own inputs (the mutations left as data flow)."""
@@ -625,13 +536,6 @@ def _hop_contract(root: fx.GraphModule, txn: Transaction):
 def _copy_bytes(nodes: Iterable[fx.Node]):
     """Bytes the copies among ``nodes`` write (before they are erased)."""
     return copy_count.total_bytes([c for c in map(copy_count.copy_of, nodes) if c is not None])
-
-
-def _warn(report: Report, message: str, level: int = logging.WARNING) -> None:
-    """Note ``message`` in the report and log it: at WARNING where the user has something to do
-    (a rule set that cycles or takes too long), lower where the engine handled it."""
-    report.warnings.append(message)
-    log.log(level, "%s", message)
 
 
 # --------------------------------------------------------------------------- helpers

@@ -171,11 +171,31 @@ def inductor_clones_at_symbolic_offset(ctx, f: Node) -> bool:
 
 
 @predicate(stages=POST_GRAD)
+def inductor_clones_laid_out_otherwise(ctx, f: Node) -> bool:
+    """``f`` is an ``auto_functionalized`` (v1) call with a written argument Inductor would clone
+    (not write in place) whose memory is not laid out at run time as its fake value says: the
+    clone copies the storage addresses the fake value names (``clone_preserve_strides``), other
+    elements than the argument's (fuzz seed 163 p812: a view of a ``cond``'s result faked with the
+    strides of the strided input the ``cond`` wrote)."""
+    return ctx.facts.inductor_clones_laid_out_otherwise(f)
+
+
+@predicate(stages=POST_GRAD)
 def inductor_reinplace_reads_own_source(ctx, n: Node) -> bool:
     """What makes Inductor's reinplacing of ``n`` unsafe is only that its write reads its own
     source (the scattered values) inside its loop, where the write changes it: computing the
     source first repairs it."""
     return ctx.facts.inductor_reinplace_reads_own_source(n)
+
+
+@predicate(stages=POST_GRAD)
+def inductor_reinplacing_returns_input(ctx, n: Node) -> bool:
+    """Inductor's reinplacing of ``n`` (see ``inductor_reinplaces``) would make an output that
+    AOTAutograd returns as a tensor of the caller's own the memory of an input: the output is
+    ``n``'s value, or a view of it, where noop removal dropped the program's copy (fuzz seed 163
+    p915: ``o2 = x1.clone()`` after an update of ``x1``).  Judged on the outputs' memory alone,
+    so it is known on a graph whose functional reading is not the program's as well."""
+    return ctx.facts.inductor_reinplacing_returns_input(n)
 
 
 @predicate(stages=POST_GRAD)

@@ -31,7 +31,7 @@ from rewrite.analysis.facts import functionalized, op_facts
 from rewrite.analysis.inductor import fake_refresh, functionalized_calls
 from rewrite.analysis.inductor.copies import copies
 from rewrite.analysis.facts.fake import fake_value, graph_fake_mode
-from rewrite.analysis.inductor.outputs import aliasing_change, output_tensors
+from rewrite.analysis.inductor.outputs import aliasing_change, output_tensors, tensor_output_roles
 from rewrite.analysis.inductor.lowering import LoweringModel
 from rewrite.analysis.semantics.terms import Terms
 from rewrite.analysis.semantics.comparison import observe_graph
@@ -60,6 +60,10 @@ class Simulation:
     #                                        original copy-backs into inputs whose lazily computed
     #                                        source, after the pass, reads the memory the copy
     #                                        writes at other positions inside its loop (why)
+    outputs_into_inputs: Dict[fx.Node, str] = field(default_factory=dict)
+    #                                        decisions whose in-place write would make an output
+    #                                        AOTAutograd returns as a tensor of its own an input's
+    #                                        memory (why); judged however the graph reads
     _judge: Optional[Callable[[], None]] = None         # marks unsafe decisions; run on first need
 
     @property
@@ -168,15 +172,7 @@ def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: boo
     not in place.  ``operands``: the graph is a higher-order op's function (its inputs are its
     operands).  A v2 call's base is judged by where its views land (``_v2_views_land``) where
     that can be told; ``inductor``: Inductor lowers the graph (False: the eager base)."""
-    def in_place(n: fx.Node, base_index: Optional[int]) -> bool:
-        written = lm.v2_base_result(n) if base_index is None else None
-        if written:                             # a v2 call's new base: the call writes it in place
-            n, base_index = written
-        decision = sim.decisions.get(n)
-        if decision is None or sim.error:
-            return False
-        return base_index is None or base_index in decision.in_place
-
+    in_place = _written_in_place(sim)
     for node in graph.nodes:
         scatter = lm.is_as_strided_scatter(node)       # (it writes through a clone: never exempt)
         for operand, base_index in lm.storage_addressed_operands(node):
@@ -203,6 +199,78 @@ def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: boo
             if why:
                 return (f"Inductor's reinplacing would not write `{not_in_place.name}` in place, and the "
                         f"functional form addresses other elements than the program did: {why}")
+    return ""
+
+
+def _written_in_place(sim: Simulation) -> Callable[[fx.Node, Optional[int]], bool]:
+    """``in_place(n, base_index)``: does Inductor's reinplacing write update ``n`` (a v2 call's
+    base ``base_index``) in place?  A simulation that failed: nothing is."""
+    def in_place(n: fx.Node, base_index: Optional[int]) -> bool:
+        written = lm.v2_base_result(n) if base_index is None else None
+        if written:                             # a v2 call's new base: the call writes it in place
+            n, base_index = written
+        decision = sim.decisions.get(n)
+        if decision is None or sim.error:
+            return False
+        return base_index is None or base_index in decision.in_place
+    return in_place
+
+
+def v1_clone_lost(graph: fx.Graph, sim: Simulation) -> str:
+    """Why a v1 call would clone an argument from other elements than the program's ("" if none
+    would; see :func:`v1_clone_laid_out_otherwise`).  Asked of every post-grad graph: the
+    decomposition runs after our pass whatever the graph's functional reading."""
+    for node in graph.nodes:
+        why = v1_clone_laid_out_otherwise(node, sim)
+        if why:
+            return why
+    return ""
+
+
+def v1_clone_laid_out_otherwise(call: fx.Node, sim: Simulation) -> str:
+    """Why ``call`` (a v1 call) would clone an argument from other elements than the program's
+    ("" if it would not).  The decomposition clones a written argument it does not write in place
+    with ``clone_preserve_strides``: ``as_strided(x, (n,), (1,), 0)`` of ``x``'s storage, ``n`` and
+    the addresses taken from ``x``'s *fake* value.  That is right where the memory ``x`` views is
+    laid out as faked: an input; a buffer Inductor allocates (dense) whose fake value fills its
+    storage.  Not where an update written in place into that memory was faked with other strides
+    (a v2 call of a ``cond`` returns its base with the layout the operand had when Dynamo traced
+    it, whatever the base it is given), nor where the buffer was faked with strides that do not
+    fill its storage (a ``slice_scatter`` of a ``(10, 2)``-strided input): fuzz seed 163 p812, a
+    ``cond`` writing a strided input, then a v1 op on two slices of its transpose; the eager base
+    raised ``setStorage`` out of bounds, Inductor read garbage, aot_eager right."""
+    if not functionalized.is_functionalized_call(call):
+        return ""
+    decision = sim.decisions.get(call)
+    written_in_place = set(decision.in_place) if decision is not None and not sim.error else set()
+    in_place = _written_in_place(sim)
+    for name, arg in functionalized.written_operands(call):
+        if name in written_in_place:
+            continue
+        why = _laid_out_as_faked(*lm.storage_chain(arg), in_place)
+        if why:
+            return (f"`{call.name}` clones its argument `{name}` (`{arg.name}`) at the storage addresses of its "
+                    f"fake value, but {why}")
+    return ""
+
+
+def _laid_out_as_faked(updates: List[fx.Node], memory: fx.Node,
+                       in_place: Callable[[fx.Node, Optional[int]], bool]) -> str:
+    """Why the memory the chain of ``updates`` ends in at run time is not laid out as the first
+    update's fake value says ("" if it is, as far as the fake values tell)."""
+    for u in updates:
+        if not in_place(u, None):
+            memory = u
+            break
+        base = lm.functional_update_base(u)
+        a, b = fake_value(u), fake_value(base) if base is not None else None
+        if a is None or b is None or not lm.same_layout_at_offset(a, b):
+            return f"`{u.name}`, written in place into `{getattr(base, 'name', base)}`, is faked with other strides"
+    if memory.op == "placeholder":
+        return ""
+    faked = fake_value(memory)
+    if faked is None or not lm.fills_its_storage(faked):
+        return f"`{memory.name}` is faked with strides that do not fill its storage, where its buffer is dense"
     return ""
 
 
@@ -364,6 +432,7 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
         for node in _decisions_on(roots, write_owner) or list(sim.decisions):
             if not sim.decisions[node].unsafe:
                 sim.decisions[node].unsafe = reason
+        _note_outputs_into_inputs(sim, graph, originals, reason)
     model = LoweringModel(copy_graph, materialized, lowered=lowered)
     for hazard in model.hazards():
         if hazard.write in modelled and not _read_late_by_inductor(hazard, modelled[hazard.write]):
@@ -391,6 +460,16 @@ def _judge(graph, copy_graph, sim: Simulation, original_of, pending, materialize
                 decision.reads_own_source = False
     _leave_storage_addressed_scatters(sim)
     _trust_private_copies(sim)
+
+
+def _note_outputs_into_inputs(sim: Simulation, graph: fx.Graph, roots_after: List[fx.Node], reason: str) -> None:
+    """Record the decisions whose value is an output AOTAutograd returns as a tensor of its own
+    (or the memory such an output views) and that the pass writes into an input's memory."""
+    roots_before = [_root(n) for n in output_tensors(graph)]
+    roles = tensor_output_roles(graph, len(roots_before))
+    for i, (before, after) in enumerate(zip(roots_before, roots_after)):
+        if roles[i] == "own" and after.op == "placeholder" and before in sim.decisions:
+            sim.outputs_into_inputs.setdefault(before, reason)
 
 
 def _read_late_by_inductor(hazard, calls) -> bool:
