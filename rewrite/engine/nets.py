@@ -30,25 +30,13 @@ def repair_earlier_passes(st, report: Report, strict: bool, on_new_node) -> None
                      if (m.node, m.position) not in covered] \
         + earlier_passes.regenerated_outputs(graph, roles, st.facts.output_bases())
     if found:
-        txn = Transaction(st.root, graph, strict=strict, on_new_node=on_new_node)
-        st.ctx.txn = txn
+        copies = [f for f in found if getattr(f, "returns", None) is None]
         try:
-            copies = [f for f in found if getattr(f, "returns", None) is None]
-            st.ctx.edit.copy_for_readers(copies)
-            txn.validate()
-            verdict = st.legality.check(txn.created, txn.to_erase, txn.old_args)
-            if not verdict:
-                raise Refused(verdict.why)
-            st.ctx.edit.copy_for_readers([f for f in found if f not in copies])   # proven where found
-            txn.commit()
+            _commit_checked(st, strict, on_new_node, lambda: st.ctx.edit.copy_for_readers(copies),
+                            proven=lambda: st.ctx.edit.copy_for_readers([f for f in found if f not in copies]))
         except Exception as e:  # noqa: BLE001
-            txn.rollback()
             raise EarlierPassError(f"{st.label}: {found[0].describe()}: {found[0].culprit}, and it could "
                                    f"not be repaired: {e}") from e
-        finally:
-            st.ctx.txn = None
-        st.legality.note_committed(list(txn.old_args) + list(txn.created))
-        st.facts.note_changed(list(txn.old_args) + list(txn.created))
         for f in found:
             note = f"{st.label}: {f.describe()}: {f.culprit}; {f.remedy}"
             report.repairs.append(note)
@@ -58,6 +46,7 @@ def repair_earlier_passes(st, report: Report, strict: bool, on_new_node) -> None
     if why:
         raise EarlierPassError(f"{st.label}: the graph as Inductor would run it does not compute what the "
                                f"program does ({why}); refusing to compile it")
+
 
 def own_inductor_reinplacing(st, report: Report, strict: bool, on_new_node):
     """The safety net under the repair rules: if Inductor's reinplacing would still make an
@@ -70,23 +59,35 @@ def own_inductor_reinplacing(st, report: Report, strict: bool, on_new_node):
             return sim
         for decision in unsafe:
             node = decision.node
-            txn = Transaction(st.root, st.graph, strict=strict, on_new_node=on_new_node)
-            st.ctx.txn = txn
             try:
-                st.ctx.edit.privatize(node)
-                txn.validate()
-                verdict = st.legality.check(txn.created, txn.to_erase, txn.old_args)
-                if not verdict:
-                    raise Refused(verdict.why)
-                txn.commit()
+                _commit_checked(st, strict, on_new_node, lambda: st.ctx.edit.privatize(node))
             except Exception as e:  # noqa: BLE001
-                txn.rollback()
                 raise RuntimeError(f"{st.label}: Inductor's reinplacing of {node.name} would be wrong "
                                    f"({decision.unsafe}) and it could not be prevented: {e}") from e
-            finally:
-                st.ctx.txn = None
-            st.legality.note_committed(list(txn.old_args) + list(txn.created))
-            st.facts.note_changed(list(txn.old_args) + list(txn.created))
             warn(report, f"{st.label}: {node.name} ({op_display_name(node.target)}) now works on a private "
-                          f"copy, because {decision.unsafe}", logging.INFO)
+                         f"copy, because {decision.unsafe}", logging.INFO)
     raise RuntimeError(f"{st.label}: Inductor's reinplacing stays unsafe after repairs")
+
+
+def _commit_checked(st, strict: bool, on_new_node, edit, proven=None) -> None:
+    """Run ``edit()`` in a transaction that the legality check must accept (then ``proven()``,
+    edits right by construction, in the same transaction), commit it and note the change; on any
+    failure the graph is rolled back and the exception raised."""
+    txn = Transaction(st.root, st.graph, strict=strict, on_new_node=on_new_node)
+    st.ctx.txn = txn
+    try:
+        edit()
+        txn.validate()
+        verdict = st.legality.check(txn.created, txn.to_erase, txn.old_args)
+        if not verdict:
+            raise Refused(verdict.why)
+        if proven is not None:
+            proven()
+        txn.commit()
+    except BaseException:
+        txn.rollback()
+        raise
+    finally:
+        st.ctx.txn = None
+    st.legality.note_committed(list(txn.old_args) + list(txn.created))
+    st.facts.note_changed(list(txn.old_args) + list(txn.created))
