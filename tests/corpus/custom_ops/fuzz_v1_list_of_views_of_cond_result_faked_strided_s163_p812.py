@@ -9,7 +9,9 @@ pipeline too), Inductor read garbage (stock raised a stride assert; aot_eager ri
 `copy_arguments_laid_out_otherwise_for_inductor` gives the op copies of its own, dense and faked
 so, which it then writes in place; without it the engine stops the compile (`v1_clone_lost`).  The rule
 fires with static shapes (`v1_list_of_views_of_strided_cond_result_gets_dense_copies`); under
-dynamic shapes it does not, and the program is right."""
+dynamic shapes it rightly does not: the `cond` gets its base without our private copy, and
+Inductor's reinplacing writes the whole scatter chain into the input, whose memory the clones
+then address."""
 import torch
 
 EXPECT = """

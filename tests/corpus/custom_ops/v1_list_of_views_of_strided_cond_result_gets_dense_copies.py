@@ -1,5 +1,6 @@
 """(The static-shape form of the seed 163 p812 case of this folder, which runs both shapes:
-under dynamic shapes the rule does not fire and the program is right.)
+under dynamic shapes Inductor writes the scatter chain into the input, and the rule rightly does
+not fire.)
 
 A `cond` writes a strided input (`base[:, ::2]`, strides `(10, 2)`), then a custom op writes a
 list of two slices of the input's transpose under `auto_functionalized` v1 (seed 163 program 812,
