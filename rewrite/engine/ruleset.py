@@ -284,7 +284,7 @@ class RuleSet:
             report.seconds[key] = report.seconds.get(key, 0.0) + value
         lost = stage in S.POST_GRAD and (
             st.left_to_inductor and reinplace.storage_addressed_write_lost(graph, st.facts.simulation(), subgraph, inductor)
-            or st.legality is not None and reinplace.v1_clone_lost(graph, st.facts.simulation())
+            or st.legality is not None and reinplace.v1_clone_lost(graph, st.facts.simulation)
             or inductor and functionalized_calls.dropped_loop(graph))
         if lost:
             raise EarlierPassError(f"{label}: {lost}")

@@ -216,12 +216,15 @@ def _written_in_place(sim: Simulation) -> Callable[[fx.Node, Optional[int]], boo
     return in_place
 
 
-def v1_clone_lost(graph: fx.Graph, sim: Simulation) -> str:
+def v1_clone_lost(graph: fx.Graph, simulation: Callable[[], Simulation]) -> str:
     """Why a v1 call would clone an argument from other elements than the program's ("" if none
     would; see :func:`v1_clone_laid_out_otherwise`).  Asked of every post-grad graph: the
-    decomposition runs after our pass whatever the graph's functional reading."""
-    for node in graph.nodes:
-        why = v1_clone_laid_out_otherwise(node, sim)
+    decomposition runs after our pass whatever the graph's functional reading.  ``simulation``
+    gives Inductor's reinplacing of the graph; it is asked only where there is a v1 call."""
+    calls = [n for n in graph.nodes if functionalized.is_functionalized_call(n)]
+    sim = simulation() if calls else None
+    for call in calls:
+        why = v1_clone_laid_out_otherwise(call, sim)
         if why:
             return why
     return ""
