@@ -161,10 +161,13 @@ class Program:
             out += list(op.lines) + ["", ""]
         return out
 
-    def source(self, functional: bool = False) -> str:
-        """The program as a module: its custom ops, ``fn`` and ``inputs``."""
-        return "\n".join(["import torch", "", ""] + self.op_lines() + self.fn_lines(functional) + ["", ""]
-                         + self.inputs_lines()) + "\n"
+    def source(self, functional: bool = False, wide: bool = False) -> str:
+        """The program as a module: its custom ops, ``fn`` and ``inputs``.  ``wide``: the same
+        program in float64 (run it with float64 as the default dtype, for the literals that name
+        none): :func:`widened`."""
+        text = "\n".join(["import torch", "", ""] + self.op_lines() + self.fn_lines(functional) + ["", ""]
+                          + self.inputs_lines()) + "\n"
+        return widened(text) if wide else text
 
     # ------------------------------------------------------------------ edits (minimizer)
 
@@ -280,3 +283,15 @@ def minimize(program: Program, still_fails: Callable[[Program], bool],
 def _key(program: Program) -> str:
     return (f"{program.source()}\n# mode={program.mode} dynamic={program.dynamic} "
             f"auto_functionalized={program.auto_functionalized}")
+
+
+#: float32 -> float64 in a program's text: its float dtypes, and the integer dtype its float tensors
+#: are viewed as (``rewrite.fuzz.builder.DTYPE_VIEWS``: the same element size).
+WIDENINGS = ((".float()", ".double()"), ("torch.float32", "torch.float64"),
+             (".view(torch.int32)", ".view(torch.int64)"))
+
+
+def widened(source: str) -> str:
+    for narrow, wide in WIDENINGS:
+        source = source.replace(narrow, wide)
+    return source

@@ -9,11 +9,12 @@ result depends on that order has no single right answer.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import linecache
 import sys
 import types
-from typing import Callable, Optional, Tuple
+from typing import Callable, Iterator, Optional, Tuple
 
 import torch
 
@@ -33,11 +34,12 @@ class InvalidProgram(Exception):
     """Eager PyTorch cannot run the program, or its result is not well defined."""
 
 
-def load(program: Program, functional: bool = False) -> Tuple[Callable, Callable]:
+def load(program: Program, functional: bool = False, wide: bool = False) -> Tuple[Callable, Callable]:
     """``(fn, inputs)`` from freshly compiled source (new code objects every time, so Dynamo's
     caches never mix two programs).  The source is registered with :mod:`linecache`, so
-    tracebacks and Dynamo's messages show the program's lines."""
-    source = program.source(functional)
+    tracebacks and Dynamo's messages show the program's lines.  ``wide``: the program in float64
+    (load and run it under :func:`float64_default`)."""
+    source = program.source(functional, wide)
     number = next(_loads)
     filename = f"<rewrite fuzz seed={program.seed} program={program.index} #{number}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
@@ -54,9 +56,23 @@ def load(program: Program, functional: bool = False) -> Tuple[Callable, Callable
     return module.fn, module.inputs
 
 
-def run_eager(program: Program, functional: bool = False) -> Run:
-    fn, make_inputs = load(program, functional)
-    return run_calls(fn, fresh_inputs(make_inputs), program.mode, CALLS)
+def run_eager(program: Program, functional: bool = False, wide: bool = False) -> Run:
+    with float64_default(wide):
+        fn, make_inputs = load(program, functional, wide)
+        return run_calls(fn, fresh_inputs(make_inputs), program.mode, CALLS)
+
+
+@contextlib.contextmanager
+def float64_default(wide: bool = True) -> Iterator[None]:
+    """float64 as the default dtype (for ``torch.zeros(())`` and float literals of a widened
+    program) while ``wide``."""
+    old = torch.get_default_dtype()
+    if wide:
+        torch.set_default_dtype(torch.float64)
+    try:
+        yield
+    finally:
+        torch.set_default_dtype(old)
 
 
 def reference(program: Program) -> Run:
