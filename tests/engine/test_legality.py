@@ -675,3 +675,24 @@ def test_rewiring_an_as_strided_onto_a_value_standing_for_an_input_is_refused():
     view.args = (scatter,) + tuple(view.args[1:])
     verdict = legality.check([], [], {view: old})
     assert not verdict and "functional graph would not say what the program does" in verdict.why
+
+
+@pytest.mark.parametrize("make, same_elements", [
+    (lambda: torch.zeros(3, 3), True),             # laid out as the input: the same elements
+    (lambda: torch.zeros(3, 3).t(), True),         # a transposed input: its permute is laid out as it
+    (lambda: torch.zeros(3, 4)[:, :3], False),     # an input that does not fill its storage
+])
+def test_as_strided_of_a_permuted_scatter_laid_out_as_its_input(make, same_elements):
+    """Fuzz seed 173 p604: after writes through ``x.diagonal()`` and ``x.transpose(0, 1)``, the
+    ``as_strided`` addresses ``permute(slice_scatter(permute(...)))``: a scatter laid out
+    transposed whose permute holds ``x``'s elements laid out as ``x`` is."""
+    def f(x):
+        x.diagonal().add_(1)
+        x.transpose(0, 1)[:, 1:] = x.transpose(0, 1)[:, :-1].clone()
+        return x.as_strided((2, 2), (1, 3), 1) * 1
+
+    gm = post_grad(f, make())
+    node = next(n for n in gm.graph.nodes if lm.is_as_strided_read(n))
+    why = lm.functional_reading_differs(node)
+    assert (why == "") == same_elements, why
+    assert same_elements or "laid out otherwise" in why

@@ -17,7 +17,7 @@ is a hazard the model cannot show (the op reads it while writing), so it is repo
 from __future__ import annotations
 
 import operator
-from typing import Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 import torch
 import torch.fx as fx

@@ -448,10 +448,54 @@ def operand_reading_differs(node: fx.Node, operand: fx.Node, inputs_are_operands
     if a is not None and c is not None and _same_storage_layout(a, c):
         return ""      # laid out as that view, in `cur`'s storage (`x.zero_()` of a transposed
         #                input: `full(...).permute(1, 0)`; fuzz seed 163 p828)
+    if _operand_laid_out_as_memory(operand, fresh, cur):
+        return ""
     what = op_facts._base_name(node.target) if op_facts.is_op_overload(node.target) else "auto_functionalized_v2"
     return (f"`{node.name}` ({what}) addresses the storage of `{fresh.name}`, a "
             f"fresh tensor standing for `{cur.name}`, whose storage the program's as_strided addresses "
             f"and which is laid out otherwise")
+
+
+def _operand_laid_out_as_memory(operand: fx.Node, fresh: fx.Node, memory: fx.Node) -> bool:
+    """Does storage address ``k`` name the same element of ``operand`` as of ``memory``, though
+    ``fresh`` (the nearest update on the way) is laid out otherwise?  Yes when ``operand`` holds
+    ``memory``'s elements at ``memory``'s coordinates (the views on the way compose to the
+    identity; a functional update keeps its base's coordinates), has ``memory``'s shape, strides
+    and storage offset, ``memory`` fills its storage and ``fresh`` starts its own (a buffer is
+    allocated at offset 0).  The compiled program lays ``operand`` out as faked: the eager base
+    runs ATen, whose strides the fake values are, and Inductor gives an ``as_strided``'s input
+    its fake strides (``GraphLowering``: "as_strided ops ... same size/stride with eager").  Fuzz
+    seed 173 p604: ``x0.transpose(0, 1)[:, 1:] = ...`` makes ``permute(slice_scatter(permute(x0)))``,
+    a scatter laid out transposed whose permute is laid out as ``x0``; a v2 call regenerates its
+    views from that permute (stock Inductor right, the eager base stopped)."""
+    o, m, f = fake_value(operand), fake_value(memory), fake_value(fresh)
+    if o is None or m is None or f is None:
+        return False
+    try:
+        if not (fills_its_storage(m) and statically_known_true(f.storage_offset() == 0)
+                and same_shape(o.shape, m.shape) and _same_strides(o, m)
+                and statically_known_true(o.storage_offset() == m.storage_offset())):
+            return False
+    except Exception:  # noqa: BLE001 - no storage, unbacked sizes...
+        return False
+    views, node = [], operand
+    for _ in range(10000):
+        if node is memory:
+            break
+        source = op_facts.alias_source(node)
+        if source is not None:
+            views.append(node)
+            node = source
+            continue
+        base = functional_update_base(node)
+        nv, bv = fake_value(node), fake_value(base) if base is not None else None
+        if nv is None or bv is None or not same_shape(nv.shape, bv.shape):
+            return False
+        node = base
+    if node is not memory:
+        return False
+    coordinates = map_from_root(memory, views[::-1])
+    return coordinates is not None and is_identity(coordinates, m.shape)
 
 
 def map_from_root(root: fx.Node, steps: Sequence[fx.Node]) -> Optional[Map]:
