@@ -349,7 +349,11 @@ def ours_details(failures: list) -> list:
     """Each program where rewrite alone is wrong, in full: every outcome, the minimized form."""
     if not failures:
         return ["", "## ours (0)", "", "No program where rewrite is wrong and stock Inductor right."]
-    lines = ["", f"## ours ({len(failures)})", ""]
+    right = [f"p{f['index']}" for f in failures if values_right(f)]
+    lines = ["", f"## ours ({len(failures)})", "",
+             f"{len(failures) - len(right)} wrong or raising under rewrite; {len(right)} right through torch's "
+             "reference, where rewrite's compile stopped and the judge compiled the program"
+             + (f" ({', '.join(right)})" if right else "") + ".", ""]
     for f in failures:
         case = f", case `{f['case']}`" if "case" in f else ""
         lines.append(f"- p{f['index']} on base {f['base']} ({_mode(f)}, {f['statements']} statements){case}")
@@ -360,6 +364,12 @@ def ours_details(failures: list) -> list:
             lines += [f"  - minimized to {m['statements']} statements ({m['evaluations']} evaluations):", ""]
             lines += _source_block(m) + [""]
     return lines
+
+
+def values_right(failure: dict) -> bool:
+    """An "ours" program whose values rewrite got right: its compile stopped and the graph ran
+    through torch's reference (``Outcome.describe``: "matches eager (fell back ...")."""
+    return failure["outcomes"].get(f"rewrite-{failure['base']}", "").startswith("matches eager")
 
 
 def failure_table(failures: list, cls: str, what: str) -> list:

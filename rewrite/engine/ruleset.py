@@ -282,10 +282,12 @@ class RuleSet:
         report.left_to_reference.extend(st.left_to_reference)
         for key, value in st.seconds.items():
             report.seconds[key] = report.seconds.get(key, 0.0) + value
-        lost = stage in S.POST_GRAD and (
-            st.left_to_inductor and reinplace.storage_addressed_write_lost(graph, st.facts.simulation(), subgraph, inductor)
-            or st.legality is not None and reinplace.v1_clone_lost(graph, st.facts.simulation)
-            or inductor and functionalized_calls.dropped_loop(graph))
+        with _timed(report.seconds, "earlier_passes"):     # the checks of what Inductor's passes did or will do
+            lost = stage in S.POST_GRAD and (
+                st.left_to_inductor and reinplace.storage_addressed_write_lost(graph, st.facts.simulation(), subgraph,
+                                                                              inductor)
+                or st.legality is not None and reinplace.v1_clone_lost(graph, st.facts.simulation)
+                or inductor and functionalized_calls.dropped_loop(graph))
         if lost:
             raise EarlierPassError(f"{label}: {lost}")
         if stage in S.POST_GRAD and st.legality is not None and not st.left_to_inductor:

@@ -28,7 +28,7 @@ FILLS: Tuple[Swatch, ...] = (
     Swatch("removed", "removed by the rules (in the graph before)", "box", "#f9cfca"),
     Swatch("added", "added by the rules (in the graph after)", "box", "#c9ecd0"),
     Swatch("changed", "kept but changed by the rules (other op or inputs)", "box", "#fff0a8"),
-    Swatch("region", "\u2026 N nodes \u2026: a region far from the rules' work, collapsed", "box", "#eceff1",
+    Swatch("region", "\u2026 N nodes \u2026: a region far from the rules' work, collapsed", "box", "#e8eaed",
            dashed=True),
 )
 

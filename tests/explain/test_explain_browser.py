@@ -4,9 +4,11 @@ the legend's colours.  Marked ``browser``; skipped when no Chromium is installed
 installs Debian's)."""
 from __future__ import annotations
 
+import re
 import shutil
 from collections import Counter
 import subprocess
+from pathlib import Path
 
 import pytest
 import torch
@@ -69,19 +71,25 @@ def _why(counts, legend_only, key: str) -> str:
             f"near it: {close}")
 
 
-def test_the_checked_colours_are_told_apart():
-    """Counting a colour give or take TOLERANCE, or taking the shade CALIBRATION away from it,
-    must not count another colour of the legend page."""
-    colours = sorted({s.colour for s in style.ALL} | {"#f8f9fa", "#dadce0"})   # the legend box's, from page.css
-    for i, a in enumerate(colours):
-        for b in colours[i + 1:]:
-            assert near({b: 1}, a, max(2 * TOLERANCE, CALIBRATION)) == 0, (a, b)
-
-
 def _ink(counts) -> float:
     """The share of pixels that are not the page's white."""
     total = sum(counts.values())
     return 1 - counts["#ffffff"] / total
+
+
+#: The colours the checks count: each is told from every other colour a page paints.
+CHECKED = ("input", "output", "removed", "added", "in_place", "fired", "rejected", "writes", "region")
+
+
+def test_the_checked_colours_are_told_apart():
+    """A pixel counted for a key is at most CALIBRATION + TOLERANCE from the key's colour: no
+    other colour of the page (the legend's, page.css's) may be that close."""
+    css = set(re.findall(r"#[0-9a-f]{6}\b", (Path(style.__file__).with_name("page.css")).read_text().lower()))
+    others = css | {s.colour for s in style.ALL} | {style.TEXT, style.TEXT_SOFT, style.BORDER}
+    for key in CHECKED:
+        mine = style.colour(key)
+        for other in others - {mine}:
+            assert near({other: 1}, mine, CALIBRATION + TOLERANCE) == 0, (key, mine, other)
 
 
 def test_real_function_page_renders(tmp_path, legend_only):

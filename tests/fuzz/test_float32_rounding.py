@@ -7,9 +7,10 @@ import operator
 
 import torch
 
-from rewrite.fuzz.oracle import BackendFactory, run_backend
+from rewrite.fuzz.oracle import BackendFactory, float_errors, run_backend
 from rewrite.fuzz.program import Param, Program, Stmt, widened
 from rewrite.fuzz.reference import float64_default, reference, run_eager
+from rewrite.testing.state import Snapshot
 
 
 def sums_in_order(gm, inputs):
@@ -74,3 +75,26 @@ def test_widened_source_runs_in_float64():
     assert torch.get_default_dtype() == torch.float32
     with float64_default(False):
         assert torch.get_default_dtype() == torch.float32
+
+
+def test_the_default_dtype_comes_back_after_an_error():
+    try:
+        with float64_default():
+            assert torch.get_default_dtype() == torch.float64
+            raise RuntimeError("a program that raised")
+    except RuntimeError:
+        pass
+    assert torch.get_default_dtype() == torch.float32
+
+
+def test_float_errors_need_the_same_path():
+    """A float64 run whose values that are no floats differ took another path: no error to
+    compare (``None``); floats are compared by their largest absolute difference."""
+    narrow = Snapshot([("output[0]", torch.tensor([1.0, 2.0])), ("output[1]", torch.tensor([True, False])),
+                       ("memory shared by the outputs", ())])
+    same = Snapshot([("output[0]", torch.tensor([1.0, 2.5], dtype=torch.float64)),
+                     ("output[1]", torch.tensor([True, False])), ("memory shared by the outputs", ())])
+    other_path = Snapshot([("output[0]", torch.tensor([1.0, 2.0], dtype=torch.float64)),
+                           ("output[1]", torch.tensor([True, True])), ("memory shared by the outputs", ())])
+    assert float_errors(narrow, same) == [0.5, 0.0, 0.0]
+    assert float_errors(narrow, other_path) is None

@@ -460,11 +460,12 @@ def _operand_laid_out_as_memory(operand: fx.Node, fresh: fx.Node, memory: fx.Nod
     """Does storage address ``k`` name the same element of ``operand`` as of ``memory``, though
     ``fresh`` (the nearest update on the way) is laid out otherwise?  Yes when ``operand`` holds
     ``memory``'s elements at ``memory``'s coordinates (the views on the way compose to the
-    identity; a functional update keeps its base's coordinates), has ``memory``'s shape, strides
-    and storage offset, ``memory`` fills its storage and ``fresh`` starts its own (a buffer is
-    allocated at offset 0).  The compiled program lays ``operand`` out as faked: the eager base
-    runs ATen, whose strides the fake values are, and Inductor gives an ``as_strided``'s input
-    its fake strides (``GraphLowering``: "as_strided ops ... same size/stride with eager").  Fuzz
+    identity; a functional update keeps its base's coordinates; no ``as_strided`` on the way), has
+    ``memory``'s shape and strides, both fill their storage and ``fresh`` starts its own (a buffer
+    is allocated at offset 0).  The compiled program lays ``operand`` out as faked: the eager base
+    runs ATen, whose strides the fake values are, and Inductor gives an ``as_strided``'s input its
+    fake strides, or for a view its fake stride order (``GraphLowering``: "as_strided ops ... same
+    size/stride with eager"), which are the same strides for a view that fills its buffer.  Fuzz
     seed 173 p604: ``x0.transpose(0, 1)[:, 1:] = ...`` makes ``permute(slice_scatter(permute(x0)))``,
     a scatter laid out transposed whose permute is laid out as ``x0``; a v2 call regenerates its
     views from that permute (stock Inductor right, the eager base stopped)."""
@@ -472,9 +473,8 @@ def _operand_laid_out_as_memory(operand: fx.Node, fresh: fx.Node, memory: fx.Nod
     if o is None or m is None or f is None:
         return False
     try:
-        if not (fills_its_storage(m) and statically_known_true(f.storage_offset() == 0)
-                and same_shape(o.shape, m.shape) and _same_strides(o, m)
-                and statically_known_true(o.storage_offset() == m.storage_offset())):
+        if not (fills_its_storage(m) and fills_its_storage(o) and statically_known_true(f.storage_offset() == 0)
+                and same_shape(o.shape, m.shape) and _same_strides(o, m)):
             return False
     except Exception:  # noqa: BLE001 - no storage, unbacked sizes...
         return False
@@ -484,6 +484,8 @@ def _operand_laid_out_as_memory(operand: fx.Node, fresh: fx.Node, memory: fx.Nod
             break
         source = op_facts.alias_source(node)
         if source is not None:
+            if is_as_strided_read(node):        # storage addresses: replayed on another layout than its own
+                return False
             views.append(node)
             node = source
             continue
