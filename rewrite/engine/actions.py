@@ -515,8 +515,11 @@ class Editor:
         if functionalized_calls.is_v2(call):
             bases = list(kwargs["_all_bases"])
             as_strided = _as_strided_bases(call)
+            feeds_as_strided = _result_is_as_strided_base(call)
             for i in decision.in_place:
-                if i in as_strided and not _starts_its_storage(bases[i]):
+                if op_facts.is_private_copy(bases[i], call):
+                    continue                    # a copy of ours already (copy_inputs_a_call_writes)
+                if (i in as_strided or feeds_as_strided) and not _starts_its_storage(bases[i]):
                     raise ActionError(f"{call.name} addresses storage of {bases[i].name} (as_strided), which a copy "
                                       f"would not lay out alike")
                 bases[i] = self.copy_of(bases[i], before=call)
@@ -569,16 +572,22 @@ def _as_strided_bases(call) -> set:
 
 
 def _result_is_as_strided_base(call) -> bool:
-    """An item of ``call``'s result is the base of a later v2 call that regenerates a written
-    view of it by ``as_strided``: the item is laid out as ``call``'s base is, so a copy of that
-    base laid out otherwise moves what the later view addresses (fuzz seed 19 p35: a ``cond``
-    under v2 given a compact copy of a strided input, then a call on ``x[1::2]`` of its result)."""
+    """An item of ``call``'s result is read by storage address: the base of a later v2 call
+    that regenerates a written view of it by ``as_strided`` (fuzz seed 19 p35: a ``cond`` under
+    v2 given a compact copy of a strided input, then a call on ``x[1::2]`` of its result), any
+    argument of a later functionalized call, whose decomposition clones it with
+    ``clone_preserve_strides`` (fuzz seed 191 p50: a ``cond``'s result for a row range at offset
+    3 handed to a v2 op: the clone read 15 elements of our 12-element copy), or an ``as_strided``
+    operand.  The item is faked as ``call``'s base is, so a copy of that base laid out otherwise
+    moves what those reads address."""
     for item in call.users:
         for user in item.users:
             if functionalized.is_functionalized_v2(user):
                 bases = user.kwargs.get("_all_bases") or ()
-                if any(i < len(bases) and bases[i] is item for i in _as_strided_bases(user)):
+                if any(b is item for b in bases):
                     return True
+            if functionalized.is_functionalized_call(user) or layout_maps.addresses_storage(user):
+                return True
     return False
 
 
