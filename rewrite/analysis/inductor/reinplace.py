@@ -31,7 +31,7 @@ from rewrite.analysis.facts import functionalized, op_facts
 from rewrite.analysis.inductor import fake_refresh, functionalized_calls
 from rewrite.analysis.inductor.copies import copies
 from rewrite.analysis.facts.fake import fake_value, graph_fake_mode
-from rewrite.analysis.inductor.outputs import aliasing_change, output_tensors, tensor_output_roles
+from rewrite.analysis.inductor.outputs import aliasing_change, output_items, output_roles, output_tensors, tensor_output_roles
 from rewrite.analysis.inductor.lowering import LoweringModel
 from rewrite.analysis.semantics.terms import Terms
 from rewrite.analysis.semantics.comparison import observe_graph
@@ -173,7 +173,10 @@ def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: boo
     operands).  A v2 call's base is judged by where its views land (``_v2_views_land``) where
     that can be told; ``inductor``: Inductor lowers the graph (False: the eager base)."""
     in_place = _written_in_place(sim)
+    regenerated = _outputs_regenerated_from_inputs(graph)
     for node in graph.nodes:
+        if node in regenerated:
+            continue
         scatter = lm.is_as_strided_scatter(node)       # (it writes through a clone: never exempt)
         for operand, base_index in lm.storage_addressed_operands(node):
             updates, memory = lm.storage_chain(operand)
@@ -200,6 +203,21 @@ def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: boo
                 return (f"Inductor's reinplacing would not write `{not_in_place.name}` in place, and the "
                         f"functional form addresses other elements than the program did: {why}")
     return ""
+
+
+def _outputs_regenerated_from_inputs(graph: fx.Graph) -> Set[fx.Node]:
+    """The ``as_strided`` reads that only the graph's output reads, where AOTAutograd returns
+    every such item as an alias of an input: its runtime regenerates the view from the input
+    with the item's size, strides and offset, never reading its elements (fuzz seed 191 p594:
+    ``x0.as_strided(...)`` after ``x0.add_(x0)``, returned; the engine stopped, stock right)."""
+    items = output_items(graph)
+    roles = output_roles(graph)
+    out = set()
+    for node in graph.nodes:
+        if lm.is_as_strided_read(node) and node.users and all(u.op == "output" for u in node.users) \
+                and all(roles[k] == "alias" for k, item in enumerate(items) if item is node):
+            out.add(node)
+    return out
 
 
 def _written_in_place(sim: Simulation) -> Callable[[fx.Node, Optional[int]], bool]:
