@@ -274,7 +274,6 @@ class Editor:
         kwargs = dict(call.kwargs)
         bases = list(kwargs.get("_all_bases") or ())
         as_strided = _as_strided_bases(call)
-        feeds_as_strided = _result_is_as_strided_base(call)
         copies = {}
         read = _read_argument_roots(call, ())
         for i, base in enumerate(bases):
@@ -282,7 +281,7 @@ class Editor:
                 continue
             if layout_maps.chain_to(base)[0] in read:
                 continue                # an argument the call reads shares its memory (seed 103 p542)
-            if (i in as_strided or feeds_as_strided) and not _starts_its_storage(base):
+            if (i in as_strided and not _starts_its_storage(base)) or _result_read_by_address(call, i):
                 continue
             if base not in copies:
                 copies[base] = self.copy_of(base, before=call)
@@ -515,11 +514,10 @@ class Editor:
         if functionalized_calls.is_v2(call):
             bases = list(kwargs["_all_bases"])
             as_strided = _as_strided_bases(call)
-            feeds_as_strided = _result_is_as_strided_base(call)
             for i in decision.in_place:
                 if op_facts.is_private_copy(bases[i], call):
                     continue                    # a copy of ours already (copy_inputs_a_call_writes)
-                if (i in as_strided or feeds_as_strided) and not _starts_its_storage(bases[i]):
+                if (i in as_strided and not _starts_its_storage(bases[i])) or _result_read_by_address(call, i):
                     raise ActionError(f"{call.name} addresses storage of {bases[i].name} (as_strided), which a copy "
                                       f"would not lay out alike")
                 bases[i] = self.copy_of(bases[i], before=call)
@@ -571,23 +569,27 @@ def _as_strided_bases(call) -> set:
     return {i.base_index for i in infos if isinstance(i, AsStridedViewInfo)}
 
 
-def _result_is_as_strided_base(call) -> bool:
-    """An item of ``call``'s result is read by storage address: the base of a later v2 call
-    that regenerates a written view of it by ``as_strided`` (fuzz seed 19 p35: a ``cond`` under
-    v2 given a compact copy of a strided input, then a call on ``x[1::2]`` of its result), any
-    argument of a later functionalized call, whose decomposition clones it with
-    ``clone_preserve_strides`` (fuzz seed 191 p50: a ``cond``'s result for a row range at offset
-    3 handed to a v2 op: the clone read 15 elements of our 12-element copy), or an ``as_strided``
-    operand.  The item is faked as ``call``'s base is, so a copy of that base laid out otherwise
-    moves what those reads address."""
+def _result_read_by_address(call, i: int) -> bool:
+    """The new value of ``call``'s base ``i`` (an item of its result) is read by storage address
+    where a copy of the base, dense at offset 0, would not lay it out as its fake value says: the
+    item is faked as the base is (``clone_preserve_strides`` of it), and a copy of a base that does
+    not fill its storage is laid out otherwise.  Read by address: through the item or a view of
+    it, as a later v2 call's base (it regenerates a written view by ``as_strided``: fuzz seed 19
+    p35, a ``cond`` given a compact copy of a strided input, then a call on ``x[1::2]`` of its
+    result; or clones it by its fake offset: seed 191 p50, a ``cond``'s result for a row range at
+    offset 3 handed to a v2 op, which cloned 15 elements of our 12-element copy), as an argument
+    of a later v1 call (its decomposition clones written arguments so), or by ``as_strided``."""
     for item in call.users:
-        for user in item.users:
-            if functionalized.is_functionalized_v2(user):
-                bases = user.kwargs.get("_all_bases") or ()
-                if any(b is item for b in bases):
+        if layout_maps.v2_base_result(item) != (call, i):
+            continue
+        like = fake_value(item)
+        if like is not None and layout_maps.fills_its_storage(like):
+            continue                            # faked dense at offset 0, as the copy is
+        for view in op_facts.self_and_views(item):
+            for user in view.users:
+                if functionalized.is_functionalized_v2(user) or functionalized.is_functionalized_hop_v2(user) \
+                        or functionalized.is_functionalized_call(user) or layout_maps.addresses_storage(user):
                     return True
-            if functionalized.is_functionalized_call(user) or layout_maps.addresses_storage(user):
-                return True
     return False
 
 

@@ -207,10 +207,12 @@ def _require_written_memory_layouts(gm: fx.GraphModule) -> List[str]:
                 continue
             done.add(root)
             val = root.meta.get(key)
-            if not root.all_input_nodes and isinstance(val, torch.Tensor) and is_contiguous_or_false(val):
-                # A tensor made from nothing (`zeros_like` is `full`): Inductor allocates it
-                # contiguous, as faked.  Forced, `full((1, 1, 3))` faked with strides (1, 1, 1)
-                # and written by a v2 call failed Inductor's scheduler (KeyError; fuzz seed 191 p436).
+            if not root.all_input_nodes and isinstance(val, torch.Tensor) and is_contiguous_or_false(val) \
+                    and sum(1 for size in val.shape if size != 1) <= 1:
+                # A tensor made from nothing (`zeros_like` is `full`) with one dimension of more
+                # than one element: Inductor allocates it flat, as faked (no padding, no other
+                # order).  Forced, `full((1, 1, 3))` faked with strides (1, 1, 1) and written by
+                # a v2 call failed Inductor's scheduler (KeyError; fuzz seed 191 p436).
                 continue
             node = _force(graph, root.next, root, key, viewed=True)      # right after it is made
             if node is None:

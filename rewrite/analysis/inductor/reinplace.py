@@ -208,14 +208,16 @@ def storage_addressed_write_lost(graph: fx.Graph, sim: Simulation, operands: boo
 def _outputs_regenerated_from_inputs(graph: fx.Graph) -> Set[fx.Node]:
     """The ``as_strided`` reads that only the graph's output reads, where AOTAutograd returns
     every such item as an alias of an input: its runtime regenerates the view from the input
-    with the item's size, strides and offset, never reading its elements (fuzz seed 191 p594:
+    (replaying the program's views, or with the item's size, strides and offset under dynamic
+    shapes), never reading the item's elements (fuzz seed 191 p594:
     ``x0.as_strided(...)`` after ``x0.add_(x0)``, returned; the engine stopped, stock right)."""
     items = output_items(graph)
     roles = output_roles(graph)
     out = set()
     for node in graph.nodes:
+        positions = [k for k, item in enumerate(items) if item is node]
         if lm.is_as_strided_read(node) and node.users and all(u.op == "output" for u in node.users) \
-                and all(roles[k] == "alias" for k, item in enumerate(items) if item is node):
+                and positions and all(roles[k] == "alias" for k in positions):
             out.add(node)
     return out
 

@@ -4,9 +4,9 @@ pipeline without rules is wrong (the output shared the input's memory); aot_eage
 `copy_inputs_a_call_writes` gave the `cond` a dense copy of `x1` (offset 0, 12 elements), but the
 `cond`'s result stays faked at `x1`'s offset 3, and the op's decomposition cloned it with
 `clone_preserve_strides` by that fake: 15 elements of the 12-element copy (the eager base raised
-`setStorage ... out of bounds`; Inductor read past the buffer).  A base that does not start its
-storage is now copied for a call only where nothing reads the call's result by storage address
-(`actions._result_is_as_strided_base`: a later functionalized call's argument counts); here
+`setStorage ... out of bounds`; Inductor read past the buffer).  A base is now copied for a
+call only where nothing reads its new value, faked at the base's offset, by storage address
+(`actions._result_read_by_address`: a later functionalized call's argument counts); here
 Inductor's reinplacing would then be wrong and cannot be prevented, so the compile stops and
 the graph runs through torch's reference (values right).  A copy laid out at the base's offset
 would let it compile: left for later."""
