@@ -367,7 +367,8 @@ def copy_overlapping_arguments(ctx, call: Node) -> None:
 def copy_written_inputs(ctx, call: Node) -> None:
     """Give a functionalized call a private copy of each graph input it writes (v1: an
     argument; v2: a base, unless an ``as_strided`` view addresses a base that does not start its
-    storage) that is not copied back: the copy is the call's to write.  A ``while_loop`` gets
+    storage, or the base's new value, faked at the base's offset, is read by storage address
+    later) that is not copied back: the copy is the call's to write.  A ``while_loop`` gets
     none: Inductor does not order the copy's later readers after the loop that writes it."""
     ctx.edit.copy_written_inputs(call)
 
