@@ -20,7 +20,7 @@ inductor
 """
 MODE = "inference"
 CALLS = 3
-DYNAMIC = False
+DYNAMIC = "both"
 AUTO_FUNCTIONALIZED = "v2"
 
 
