@@ -33,10 +33,10 @@ Rounding: a program whose float math is inexact (``sin``, ``exp``...) is compare
 within ``FLOAT_TOLERANCE``.  A compiler may sum in another order, and a transcendental of a
 large running sum turns the last bit of the sum into a visible difference.  A backend that
 misses by more, but stays within ``ROUNDING_BOUND``, is run again on the same program in float64
-(:func:`rewrite.fuzz.program.widened`) against eager in float64: where it matches that to
-``WIDE_TOLERANCE`` with the same rules fired, the difference was float32 rounding and the
-outcome is ``ok`` with the evidence in ``Outcome.rounding``.  A wrong rewrite is wrong in any
-precision.
+(:func:`rewrite.fuzz.program.widened`) against eager in float64; where :func:`float32_rounding`
+finds the difference is float32 rounding (the same path as eager, an error of eager's order,
+a match in float64 with the same candidates fired), the outcome is ``ok`` with the evidence in
+``Outcome.rounding``.
 """
 from __future__ import annotations
 

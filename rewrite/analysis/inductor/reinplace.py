@@ -211,13 +211,15 @@ def _outputs_regenerated_from_inputs(graph: fx.Graph) -> Set[fx.Node]:
     (replaying the program's views, or with the item's size, strides and offset under dynamic
     shapes), never reading the item's elements (fuzz seed 191 p594:
     ``x0.as_strided(...)`` after ``x0.add_(x0)``, returned; the engine stopped, stock right)."""
-    items = output_items(graph)
-    roles = output_roles(graph)
+    returned = [n for n in graph.nodes
+                if lm.is_as_strided_read(n) and n.users and all(u.op == "output" for u in n.users)]
+    if not returned:
+        return set()                    # (the output roles are read only where they can matter)
+    items, roles = output_items(graph), output_roles(graph)
     out = set()
-    for node in graph.nodes:
+    for node in returned:
         positions = [k for k, item in enumerate(items) if item is node]
-        if lm.is_as_strided_read(node) and node.users and all(u.op == "output" for u in node.users) \
-                and positions and all(roles[k] == "alias" for k in positions):
+        if positions and all(roles[k] == "alias" for k in positions):
             out.add(node)
     return out
 
