@@ -20,6 +20,9 @@ the same graphs, no code generation (tests, debugging).
 from __future__ import annotations
 
 import collections
+import contextlib
+import copy
+import dataclasses
 import functools
 import os
 import sys
@@ -50,6 +53,8 @@ FALLBACKS = ("reference", "error", "aot_eager")
 #: one whose compile failed (``RewriteBackend._fall_back`` says why not aot_eager).
 RUNS_WITH_AOT_EAGER = "with aot_eager"
 RUNS_EAGERLY = "eagerly, as Dynamo captured it"
+#: ... and a backward graph whose compile failed: AOTAutograd's graph, op by op.
+RUNS_AS_AOT_EAGER = "eagerly, as AOTAutograd made it"
 #: Reports a backend keeps (the oldest are dropped): a long-running process compiles many graphs.
 MAX_REPORTS = 256
 
@@ -263,6 +268,31 @@ class RewriteBackend:
         self._log.add(Report(graph=kind, fallback=reason, fallback_runs=runs), kind, None)
         return compiled
 
+    @contextlib.contextmanager
+    def _backward_fallback(self, gm: fx.GraphModule):
+        """Around a backward graph's compile: where it fails (a stop of the engine's nets, an
+        Inductor error), the graph runs as AOTAutograd handed it over, op by op (a copy taken
+        before any pass ran on it: what ``aot_eager`` runs), with a warning, rather than raising
+        in the middle of ``loss.backward()``.  AOTAutograd compiles a backward lazily, after the
+        backend returned, so ``__call__``'s fallback cannot catch it (fuzz seed 193 p789 stopped
+        there).  The yielded object's ``graph_module`` is that copy; the body's return skips the
+        code after the ``with``."""
+        fallback = types.SimpleNamespace(graph_module=_pristine_copy(gm))
+        reported = self._log.mark()
+        try:
+            yield fallback
+        except Exception as error:
+            if self.fallback == "error" or _for_dynamo(error):
+                raise
+            from torch._subclasses.fake_tensor import FakeTensorMode
+
+            FakeTensorMode.cache_clear()    # what the failed attempt left for later compiles
+            self._log.drop_after(reported)
+            reason = _first_line(error)
+            log.warning("compiling the backward graph failed (%s); it runs eagerly instead (AOTAutograd's graph op "
+                        "by op: no Inductor, no rules); make_backend(fallback=\"error\") raises", reason)
+            self._log.add(Report(graph="backward", fallback=reason, fallback_runs=RUNS_AS_AOT_EAGER), "backward", None)
+
     def _warn_if_passes_off(self, patches: Dict[str, Any], mode: Optional[str]) -> None:
         """``mode="lite"`` (or the options) turn Inductor's pass pipelines off, and with them the
         rules that run inside it; say so rather than report nothing."""
@@ -291,11 +321,19 @@ class RewriteBackend:
         return out
 
     def _inductor(self, gm, example_inputs, patches):
+        from functorch.compile import make_boxed_func
         from torch._inductor.compile_fx import compile_fx, compile_fx_inner
 
         log_ = self._log
 
         def inner_compile(graph_module, inputs, **kwargs):
+            if kwargs.get("is_backward"):
+                with self._backward_fallback(graph_module) as fallback:
+                    return compile_graph(graph_module, inputs, **kwargs)
+                return _eager_output_code(make_boxed_func(fallback.graph_module.forward))
+            return compile_graph(graph_module, inputs, **kwargs)
+
+        def compile_graph(graph_module, inputs, **kwargs):
             # A graph served from Inductor's FX graph cache skips every pass: say so.
             hits = _cache_hits()
             out = compile_fx_inner(graph_module, inputs, **kwargs)
@@ -325,6 +363,13 @@ class RewriteBackend:
         inductor_patches = {k: v for k, v in self._patches(patches).items() if k in config.get_config_copy()}
 
         def compiler(default_kind):
+            def compile_or_fall_back(fx_g: fx.GraphModule, inputs):
+                if graph_kind_of(fx_g.graph, default_kind) != "backward":
+                    return compile_graph(fx_g, inputs)
+                with self._backward_fallback(fx_g) as fallback:
+                    return compile_graph(fx_g, inputs)
+                return make_boxed_func(fallback.graph_module.forward)
+
             def compile_graph(fx_g: fx.GraphModule, inputs):
                 graph_kind = graph_kind_of(fx_g.graph, default_kind)
                 fake_mode = detect_fake_mode(inputs) or graph_fake_mode(fx_g.graph)
@@ -335,7 +380,7 @@ class RewriteBackend:
                 runnable_as_aten(fx_g)
                 return make_boxed_func(fx_g.forward)
 
-            return compile_graph
+            return compile_or_fall_back
 
         # torch's aot_autograd backend helper, not aot_module_simplified alone: the DDP optimizer
         # counts its calls to know that the compiled submodules take fake inputs, and it keeps
@@ -377,6 +422,48 @@ def _first_line(error: BaseException) -> str:
     frames = traceback.extract_tb(inner.__traceback__)
     where = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno} ({frames[-1].name})" if frames else ""
     return f"{type(inner).__name__}{where}"
+
+
+def _pristine_copy(gm: fx.GraphModule) -> fx.GraphModule:
+    """``gm`` and the subgraph modules of its higher-order ops, copied before any pass changes
+    them (a graph's deep copy copies its nodes' meta shallowly: no fake tensor is copied)."""
+    out = fx.GraphModule(gm, copy.deepcopy(gm.graph), class_name=type(gm).__name__)
+    for name, child in list(out.named_children()):
+        if isinstance(child, fx.GraphModule):
+            setattr(out, name, _pristine_copy(child))
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _eager_output_code_class():
+    """An Inductor ``OutputCode`` that runs a boxed Python function: what Inductor's backward
+    compiler must return.  It has no FX-graph-cache key, so AOTAutograd's cache does not save it."""
+    from torch._inductor.output_code import OutputCode
+
+    @dataclasses.dataclass
+    class EagerOutputCode(OutputCode):
+        fn: Any = None
+
+        def __post_init__(self) -> None:
+            self._boxed_call = True
+
+        def __call__(self, inputs):
+            return self.fn(inputs)
+
+        def post_compile(self, example_inputs, constants, graph_kwargs) -> None:
+            pass
+
+        def set_triton_bundle(self, triton_bundle) -> None:
+            pass
+
+        def prepare_for_serialization(self) -> None:
+            pass
+
+    return EagerOutputCode
+
+
+def _eager_output_code(fn):
+    return _eager_output_code_class()(fn=fn)
 
 
 def _rebuild(config: Dict[str, Any]) -> RewriteBackend:

@@ -140,3 +140,58 @@ def test_fallback_reference_gives_the_inductor_base_graph_to_aot_eager(tmp_path,
         assert any("runs with aot_eager" in r.getMessage() for r in caplog.records)
     else:
         assert not fallbacks
+
+
+def training_step(w, x):
+    y = w * x
+    y[1:].add_(1.0)
+    return y.sum() * 2
+
+
+def training_inputs():
+    return torch.arange(6.0).requires_grad_(), torch.linspace(-1.0, 1.0, 6)
+
+
+@pytest.fixture
+def backward_stops(monkeypatch):
+    """The engine stops in the backward graph only (as it did on fuzz seed 193 p789)."""
+    from rewrite.engine.errors import EarlierPassError
+    from rewrite.engine.ruleset import RuleSet
+
+    apply_graph = RuleSet._apply_graph
+
+    def stop_in_backward(self, gm, graph, stage, label, report, *args, **kwargs):
+        if label == "backward":
+            raise EarlierPassError("backward: a stop for the test")
+        return apply_graph(self, gm, graph, stage, label, report, *args, **kwargs)
+
+    monkeypatch.setattr(RuleSet, "_apply_graph", stop_in_backward)
+
+
+@pytest.mark.parametrize("base", ["eager", pytest.param("inductor", marks=pytest.mark.inductor)])
+def test_a_backward_graph_that_fails_to_compile_runs_as_aot_autograd_made_it(backward_stops, base, caplog):
+    """AOTAutograd compiles the backward lazily, after the backend returned: its failure would
+    raise inside ``loss.backward()``.  It runs AOTAutograd's graph instead, copied before any pass
+    ran on it, with a warning and a report."""
+    backend = make_backend(base=base, cache=False)
+    torch._dynamo.reset()
+    compiled = torch.compile(training_step, backend=backend, fullgraph=True)
+    want, got = training_inputs(), training_inputs()
+    with caplog.at_level(logging.WARNING, logger="rewrite"):
+        for _ in range(3):
+            training_step(*want).backward()
+            compiled(*got).backward()
+            assert torch.equal(got[0].grad, want[0].grad)
+    [report] = [r for r in backend.reports if r.fallback]
+    assert report.graph == "backward" and "a stop for the test" in report.fallback
+    assert "runs eagerly, as AOTAutograd made it" in report.summary()
+    assert any(r.graph == "forward" and not r.fallback for r in backend.reports)
+    assert any("compiling the backward graph failed" in r.getMessage() for r in caplog.records)
+
+
+def test_a_backward_stop_raises_with_fallback_error(backward_stops):
+    backend = make_backend(base="eager", cache=False, fallback="error")
+    torch._dynamo.reset()
+    loss = torch.compile(training_step, backend=backend, fullgraph=True)(*training_inputs())
+    with pytest.raises(Exception, match="a stop for the test"):
+        loss.backward()

@@ -696,3 +696,24 @@ def test_as_strided_of_a_permuted_scatter_laid_out_as_its_input(make, same_eleme
     why = lm.functional_reading_differs(node)
     assert (why == "") == same_elements, why
     assert same_elements or "laid out otherwise" in why
+
+
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_as_strided_backward_buffer_read_flat_is_the_programs_memory(dynamic):
+    """Fuzz seed 193 p789: autograd's ``as_strided`` backward writes the gradient into
+    ``full([n])`` and views it as ``as_strided([4, 5], [5, 1], 0)``; a later ``as_strided`` of a
+    scatter of that view addresses the same elements as of the buffer (contiguous at offset 0,
+    flat order kept; dynamically the buffer is ``Max(2, 5*s)`` long).  The check read it as laid
+    out otherwise and stopped the backward graph."""
+    def f(x0, x1, w):
+        t1 = x1 + w[:5]
+        v2 = t1.as_strided((2, 1), (1, 2))
+        v2.transpose(0, 1)[:, 0] = 2.0
+        t1[2:4].narrow(1, 4, 1).copy_(x0[:1].flip(0))
+        return v2
+
+    gm = post_grad(f, torch.arange(5.0), torch.arange(20.0).reshape(4, 5), torch.ones(6, requires_grad=True),
+                   kind="backward", dynamic=dynamic)
+    flat_views = [n for n in gm.graph.nodes if lm.is_as_strided_read(n) and lm.functional_update_base(n.args[0])]
+    assert flat_views, gm.graph           # the as_strided over a scatter of the buffer's view is there
+    assert functional_reading_not_the_programs(gm.graph) == ""

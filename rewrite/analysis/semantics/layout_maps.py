@@ -19,6 +19,7 @@ import torch.fx as fx
 
 from rewrite.analysis.facts import functionalized, op_facts
 from rewrite.analysis.semantics import regions
+from rewrite.analysis.semantics.symbolic import _proved_le
 from rewrite.analysis.facts.fake import fake_args, fake_mode_of, fake_value
 
 Map = Tuple[tuple, tuple, object]
@@ -301,15 +302,35 @@ _FLAT_ORDER_VIEWS = frozenset({
 })
 
 
+def _flat_as_strided(view: fx.Node, source: fx.Node) -> bool:
+    """An ``as_strided`` that keeps the flat order: the view is contiguous at storage offset 0
+    over a contiguous source that starts its storage, so flat element ``k`` of both is storage
+    address ``k`` (autograd's ``as_strided`` backward: ``full([20]).as_strided([4, 5], [5, 1], 0)``;
+    fuzz seed 193 p789)."""
+    if not is_as_strided_read(view):
+        return False
+    v, s = fake_value(view), fake_value(source)
+    if v is None or s is None:
+        return False
+    try:
+        return (v.is_contiguous() and s.is_contiguous() and statically_known_true(v.storage_offset() == 0)
+                and statically_known_true(s.storage_offset() == 0))
+    except Exception:  # noqa: BLE001 - unbacked sizes...
+        return False
+
+
 def _flat_alike(a: torch.Tensor, b: torch.Tensor, operand: fx.Node, memory: fx.Node) -> bool:
-    """Both contiguous, starting and filling storages of one size, and every step from
-    ``operand`` back to ``memory`` keeps the flat order of the elements (a reshaping view, or a
-    functional update shaped as what it updates): storage address ``k`` holds flat element
-    ``k`` of both, though their shapes differ (fuzz seed 71 p225: ``x0.view(-1).view(4, 4).add_``
-    then ``x0.as_strided(...)`` on the ``(2, 2, 4)`` input; the eager base stopped)."""
+    """Both contiguous, starting and filling their storages, ``a``'s no larger than ``b``'s, and
+    every step from ``operand`` back to ``memory`` keeps the flat order of the elements (a
+    reshaping view, a contiguous ``as_strided`` at offset 0, or a functional update shaped as
+    what it updates): storage address ``k`` holds flat element ``k`` of both, though their shapes
+    differ (fuzz seed 71 p225: ``x0.view(-1).view(4, 4).add_`` then ``x0.as_strided(...)`` on the
+    ``(2, 2, 4)`` input; the eager base stopped).  Sizes are compared by the prover, which knows
+    that ``5*s`` is at most ``Max(2, 5*s)`` (autograd's ``as_strided`` backward sizes its buffer
+    so; fuzz seed 193 p789, dynamic)."""
     try:
         if not (fills_its_storage(a) and fills_its_storage(b) and a.is_contiguous() and b.is_contiguous()
-                and statically_known_true(a.numel() == b.numel())):
+                and _proved_le(a.numel(), b.numel())):
             return False
     except Exception:  # noqa: BLE001 - unbacked sizes...
         return False
@@ -319,7 +340,7 @@ def _flat_alike(a: torch.Tensor, b: torch.Tensor, operand: fx.Node, memory: fx.N
             return True
         source = op_facts.alias_source(node)
         if source is not None:
-            if node.target not in _FLAT_ORDER_VIEWS:
+            if node.target not in _FLAT_ORDER_VIEWS and not _flat_as_strided(node, source):
                 return False
             node = source
             continue
