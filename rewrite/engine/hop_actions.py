@@ -17,6 +17,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import torch
 import torch.fx as fx
+from torch._prims_common import is_contiguous_or_false
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from rewrite.analysis.semantics import layout_maps
@@ -92,6 +93,66 @@ def _outer(ctx, before: fx.Node):
         return txn.copy_node(n, lambda a: env[a], before=before)
 
     return emit, lambda name, module: txn.add_submodule(name.replace(".", "_"), module)
+
+
+def _laid_out_as_eagerly(g: fx.Graph, value):
+    """``value`` as a branch returns it: ``contiguous()`` of it where eagerly it is contiguous.
+    A branch that writes a state through a reordering view (``x.mT.index_copy_(...)``) makes the
+    state's functional value that view's inverse, laid out transposed (``_state_flat``), and so
+    is what the branch computes from it (``p.clone()``): ``cond`` refuses to merge a transposed
+    result with the other branch's contiguous one (fuzz seed 193 p462).  Where the layout is
+    already contiguous, as eagerly, ``contiguous()`` traces to nothing."""
+    example = value.meta.get("example_value") if isinstance(value, fx.Node) else None
+    if not (isinstance(example, torch.Tensor) and is_contiguous_or_false(example)):
+        return value
+    return g.call_method("contiguous", (value,))
+
+
+#: Views (as Dynamo spells them) whose in-place writes functionalization carries back to the
+#: base as a scatter laid out as the base.  A write through any other view (a transpose:
+#: ``x.mT.index_copy_(...)``) makes the base's functional value that view's inverse, laid out
+#: transposed behind a wrapper that still says contiguous (fuzz seed 193 p462).
+_LAYOUT_KEEPING_VIEWS = frozenset({
+    "__getitem__", "getitem", "select", "narrow", "diagonal", "as_strided", "view", "view_as", "reshape",
+    "reshape_as", "unsqueeze", "squeeze", "flatten", "unflatten", "detach", "alias", "split", "chunk", "unbind",
+})
+_LIST_VIEWS = frozenset({"split", "chunk", "unbind", "tensor_split"})
+
+
+def _view_name(node: fx.Node) -> str:
+    if node.op == "call_method":
+        return node.target
+    if node.target is getattr:
+        return node.args[1]
+    return getattr(node.target, "__name__", str(node.target))
+
+
+def _written_through_reordering_view(start: fx.Node) -> bool:
+    """Is ``start`` written through a chain of views with one not in ``_LAYOUT_KEEPING_VIEWS``?"""
+    stack, seen = [(start, False)], set()
+    while stack:
+        node, reordered = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for user in node.users:
+            if reordered and node in mutation.written_operands(user):
+                return True
+            if mutation.view_source(user) is node:
+                stack.append((user, reordered or _view_name(user) not in _LAYOUT_KEEPING_VIEWS))
+            elif user.target is operator.getitem and _view_name(node) in _LIST_VIEWS:
+                stack.append((user, reordered))         # an item of `x.split(...)` is a view of `x`
+    return False
+
+
+def _state_flat(g: fx.Graph, state: fx.Node) -> fx.Node:
+    """A branch's new value of a state, flat.  Where the branch writes it through a reordering
+    view, its functional value is laid out transposed behind a wrapper that says contiguous:
+    ``view(-1)`` (and ``contiguous()``, which reads the wrapper) fail or do nothing while
+    AOTAutograd traces the branch, so a contiguous clone is flattened, in such a branch only."""
+    if _written_through_reordering_view(state):
+        state = g.call_method("clone", (state,), {"memory_format": torch.contiguous_format})
+    return g.call_method("view", (state, -1))
 
 
 def _split(captured: Sequence, mutated: Sequence[int]):
@@ -442,7 +503,8 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
         # product of the inner sizes as an expression, which fails for a contiguous copy whose
         # symbolic sizes it cannot prove >= 1 (stride `Max(1, size)`; fuzz program 1162,
         # `x0.view(8, 2)` of a dynamic input); one dimension of stride 1 always merges
-        g.output((*outs, *(g.call_method("view", (t, -1)) for t in state)))
+        g.output((*(_laid_out_as_eagerly(g, o) for o in outs),
+                  *(_state_flat(g, t) for t in state)))
         return fx.GraphModule(module.attrs, g)
 
     n_out = len([n for n in branches[0].graph.nodes if n.op == "output"][0].args[0])
