@@ -10,7 +10,7 @@ when their maps are equal.
 from __future__ import annotations
 
 import operator
-from typing import List, Optional, Sequence, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 import torch
 from torch._prims_common import is_non_overlapping_and_dense_or_false
@@ -335,22 +335,15 @@ def _flat_alike(a: torch.Tensor, b: torch.Tensor, operand: fx.Node, memory: fx.N
     except Exception:  # noqa: BLE001 - unbacked sizes...
         return False
     node = operand
-    for _ in range(10000):
+    for step, source, is_view in storage_steps(operand):
         if node is memory:
-            return True
-        source = op_facts.alias_source(node)
-        if source is not None:
-            if node.target not in _FLAT_ORDER_VIEWS and not _flat_as_strided(node, source):
-                return False
-            node = source
-            continue
-        base = functional_update_base(node)
-        nv, bv = fake_value(node), fake_value(base) if base is not None else None
-        if nv is None or bv is None or nv.dim() != bv.dim() \
-                or not all(statically_known_true(x == y) for x, y in zip(nv.shape, bv.shape)):
+            break
+        keeps_flat_order = (step.target in _FLAT_ORDER_VIEWS or _flat_as_strided(step, source)) if is_view \
+            else _keeps_shape(step, source)
+        if not keeps_flat_order:
             return False
-        node = base
-    return False
+        node = source
+    return node is memory
 
 
 def v2_recorded_layout(base: fx.Node) -> Optional[torch.Tensor]:
@@ -391,19 +384,37 @@ def addresses_storage(node) -> bool:
     return is_as_strided_scatter(node) or is_as_strided_read(node)
 
 
+def storage_steps(node: fx.Node) -> Iterator[Tuple[fx.Node, fx.Node, bool]]:
+    """Each step from ``node`` back through views and functional updates to the memory it stands
+    for, nearest first: ``(step, its source, whether step is a view of it)``; the last source is
+    the memory."""
+    cur = node
+    for _ in range(10000):                      # (a graph is finite; the bound keeps a cycle out)
+        source = op_facts.alias_source(cur)
+        is_view = source is not None
+        if not is_view:
+            source = functional_update_base(cur)
+            if source is None:
+                return
+        yield cur, source, is_view
+        cur = source
+
+
 def storage_chain(node: fx.Node) -> Tuple[List[fx.Node], fx.Node]:
     """The functional updates (``functional_update_base``) on the way from ``node`` back through
     views and updates to the memory it stands for, nearest first, and that memory's node."""
     updates, cur = [], node
-    for _ in range(10000):                      # (a graph is finite; the bound keeps a cycle out)
-        source = op_facts.alias_source(cur)
-        if source is None:
-            source = functional_update_base(cur)
-            if source is None:
-                break
-            updates.append(cur)
+    for step, source, is_view in storage_steps(node):
+        if not is_view:
+            updates.append(step)
         cur = source
     return updates, cur
+
+
+def _keeps_shape(update: fx.Node, base: fx.Node) -> bool:
+    """A functional update shaped as what it updates (statically known)."""
+    nv, bv = fake_value(update), fake_value(base)
+    return nv is not None and bv is not None and same_shape(nv.shape, bv.shape)
 
 
 def storage_addressed_operands(node) -> List[Tuple[fx.Node, Optional[int]]]:
@@ -500,21 +511,16 @@ def _operand_laid_out_as_memory(operand: fx.Node, fresh: fx.Node, memory: fx.Nod
     except Exception:  # noqa: BLE001 - no storage, unbacked sizes...
         return False
     views, node = [], operand
-    for _ in range(10000):
+    for step, source, is_view in storage_steps(operand):
         if node is memory:
             break
-        source = op_facts.alias_source(node)
-        if source is not None:
-            if is_as_strided_read(node):        # storage addresses: replayed on another layout than its own
-                return False
-            views.append(node)
-            node = source
-            continue
-        base = functional_update_base(node)
-        nv, bv = fake_value(node), fake_value(base) if base is not None else None
-        if nv is None or bv is None or not same_shape(nv.shape, bv.shape):
+        if is_view and is_as_strided_read(step):     # storage addresses: replayed on another layout than its own
             return False
-        node = base
+        if is_view:
+            views.append(step)
+        elif not _keeps_shape(step, source):
+            return False
+        node = source
     if node is not memory:
         return False
     coordinates = map_from_root(memory, views[::-1])
