@@ -35,8 +35,9 @@ import torch
 import torch.fx as fx
 from torch._inductor.custom_graph_pass import CustomGraphPass, CustomInferenceAwareGraphPass
 
+from rewrite.analysis.facts import functionalized
 from rewrite.analysis.facts.fake import graph_fake_mode
-from rewrite.analysis.inductor.earlier_passes import record_joint_outputs
+from rewrite.analysis.inductor.earlier_passes import record_inputs_addressed, record_joint_outputs
 from rewrite.eager_graph import runnable_as_aten
 from rewrite.engine.report import Report, log
 from rewrite.engine.ruleset import ReferenceFallback, RuleSet
@@ -123,8 +124,11 @@ class RulePass(CustomInferenceAwareGraphPass):
 
 class JointPass(CustomGraphPass):
     """Inductor's ``joint_custom_pre_pass``: records which outputs share memory before Inductor's
-    passes (``earlier_passes.record_joint_outputs``, read by the post-grad pass), then runs the
-    joint-stage rules."""
+    passes (``earlier_passes.record_joint_outputs``, read by the post-grad pass) and which
+    operands of higher-order ops' v2 calls are their bases already
+    (``functionalized.record_reads_of_bases``) and which storage-addressing nodes address an input
+through an update of it (``earlier_passes.record_inputs_addressed``), then runs the joint-stage
+rules."""
 
     def __init__(self, rule_set: RuleSet, sink: Optional[_Log] = None, snapshots: bool = False):
         self.rule_set = rule_set
@@ -133,6 +137,8 @@ class JointPass(CustomGraphPass):
 
     def __call__(self, graph: fx.Graph) -> None:
         record_joint_outputs(graph)
+        functionalized.record_reads_of_bases(graph)
+        record_inputs_addressed(graph)
         if not self.rule_set.runs_at("joint"):
             return
         report = self.rule_set.apply(graph.owning_module, graph_kind="joint", recompile=False,
@@ -141,7 +147,7 @@ class JointPass(CustomGraphPass):
             self.sink.add(report, "joint", None)
 
     def uuid(self) -> Optional[object]:
-        return ("rewrite-joint", self.rule_set.digest, "output-groups")
+        return ("rewrite-joint", self.rule_set.digest, "output-groups", "reads-of-bases", "inputs-addressed")
 
 
 def inductor_config(mode: Optional[str] = None, options: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:

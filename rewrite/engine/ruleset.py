@@ -28,7 +28,7 @@ import torch.fx as fx
 from rewrite import stages as S
 from rewrite.analysis.inductor import copies as copy_count
 from rewrite.analysis.inductor import operand_layouts, subgraph_constants, symbolic_offsets
-from rewrite.analysis.inductor import functionalized_calls, reinplace
+from rewrite.analysis.inductor import earlier_passes, functionalized_calls, reinplace
 from rewrite.analysis.facts import op_facts
 from rewrite.analysis.semantics import aliases
 from rewrite.analysis.graph_facts import GraphFacts, hop_subgraphs, subgraph_written_placeholders
@@ -287,6 +287,8 @@ class RuleSet:
                 st.left_to_inductor and reinplace.storage_addressed_write_lost(graph, st.facts.simulation(), subgraph,
                                                                               inductor)
                 or st.legality is not None and reinplace.v1_clone_lost(graph, st.facts.simulation)
+                or reinplace.program_aliasing_lost(graph)
+                or earlier_passes.input_updates_dropped(graph)
                 or inductor and functionalized_calls.dropped_loop(graph))
         if lost:
             raise EarlierPassError(f"{label}: {lost}")

@@ -97,8 +97,10 @@ def test_real_function_page_renders(tmp_path, legend_only):
         x[1:-1].add_(d)
 
     page = render_html(explain_reports(slice_add, torch.randn(8), torch.randn(6)), title="slice_add")
-    width, height, counts = screenshot(page, tmp_path, "slice_add")
-    assert (width, height) == (WIDTH, HEIGHT)
+    # tall enough for the graphs below the candidate table: at HEIGHT the removed boxes began a
+    # few pixels above the bottom edge, and a font a pixel taller hid them
+    width, height, counts = screenshot(page, tmp_path, "slice_add", height=2600)
+    assert (width, height) == (WIDTH, 2600)
     assert 0.05 < _ink(counts) < 0.6
     for key in ("input", "output", "removed", "added", "in_place", "fired", "rejected", "writes"):
         assert drawn(counts, legend_only, key) > 200, _why(counts, legend_only, key)

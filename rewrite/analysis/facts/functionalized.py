@@ -105,6 +105,28 @@ def read_only_arguments(node: fx.Node) -> List[Tuple[str, object]]:
     return [(name, node.kwargs[name]) for name in names if name in node.kwargs]
 
 
+#: ``node.meta`` key of a higher-order op's v2 call: the names of the arguments it only reads that
+#: were one of its bases already in the graph AOTAutograd made, before Inductor's passes (the
+#: program's own aliasing: a ``cond`` branch writing a captured view of its operand), as opposed
+#: to a copy of a base that noop removal merged into it later.
+READ_AS_BASE_BEFORE_PASSES = "rewrite_read_as_base_before_passes"
+
+
+def read_as_base_before_passes(node: fx.Node) -> Optional[frozenset]:
+    """The names ``READ_AS_BASE_BEFORE_PASSES`` recorded for ``node``; None where nothing was
+    recorded (a graph compiled without the joint pass)."""
+    return node.meta.get(READ_AS_BASE_BEFORE_PASSES)
+
+
+def record_reads_of_bases(graph: fx.Graph) -> None:
+    """Record ``READ_AS_BASE_BEFORE_PASSES`` on every higher-order op's v2 call of ``graph``."""
+    for node in graph.nodes:
+        if is_functionalized_hop_v2(node):
+            bases = set(nodes_in(node.kwargs.get("_all_bases")))
+            node.meta[READ_AS_BASE_BEFORE_PASSES] = frozenset(
+                name for name, value in read_only_arguments(node) if any(n in bases for n in nodes_in(value)))
+
+
 def wrapped_op(node: fx.Node) -> torch._ops.OpOverload:
     return node.args[0]
 

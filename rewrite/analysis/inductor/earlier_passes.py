@@ -45,6 +45,7 @@ from rewrite.analysis.facts import op_facts
 from rewrite.analysis.facts.fake import fake_value
 from rewrite.analysis.inductor.outputs import output_items, output_node, runtime_written_inputs
 from rewrite.analysis.facts.op_facts import op_display_name
+from rewrite.analysis.semantics import layout_maps as lm
 from rewrite.analysis.semantics.aliases import AliasIndex
 from rewrite.analysis.semantics.comparison import Comparison
 from rewrite.analysis.semantics.evaluation import GraphView
@@ -404,3 +405,44 @@ def _reads(node: fx.Node, operand: fx.Node) -> bool:
 
 def _op(node: fx.Node) -> str:
     return op_display_name(node.target) if node.op == "call_function" else node.op
+
+
+#: ``node.meta`` key of a node that addresses storage (``layout_maps.storage_addressed_operands``):
+#: the names of the graph inputs whose storage its operands addressed through a functional update
+#: in the graph AOTAutograd made, before Inductor's passes (``record_inputs_addressed``).
+INPUTS_ADDRESSED_BEFORE_PASSES = "rewrite_inputs_addressed_before_passes"
+
+
+def record_inputs_addressed(graph: fx.Graph) -> None:
+    """Record ``INPUTS_ADDRESSED_BEFORE_PASSES`` on ``graph``'s storage-addressing nodes (the
+    joint pass: before noop removal can drop an update, a ``copy(x, src)`` that becomes ``src``)."""
+    for node in graph.nodes:
+        names = set()
+        for operand, _ in lm.storage_addressed_operands(node):
+            updates, memory = lm.storage_chain(operand)
+            if updates and memory.op == "placeholder" and lm.operand_reading_differs(node, operand):
+                names.add(memory.name)
+        if names:
+            node.meta[INPUTS_ADDRESSED_BEFORE_PASSES] = frozenset(names)
+
+
+def input_updates_dropped(graph: fx.Graph) -> str:
+    """Why a storage-addressing node no longer reaches an input it reached through an update
+    before Inductor's passes ("" if none does): the update is gone, and the functional form
+    addresses a fresh tensor of its own where the program addressed the input's storage, which
+    no in-place write can give back (fuzz seed 197 p463: ``x1.copy_(new)`` written back from a
+    ``cond``, then ``x1.as_strided(...)`` of a row range at offset 1; noop removal made
+    ``copy(x1, new)`` the fresh ``new``).  A backward graph, whose inputs are not the joint
+    graph's, is not judged."""
+    inputs = {p.name for p in graph.find_nodes(op="placeholder")}
+    for node in graph.nodes:
+        names = node.meta.get(INPUTS_ADDRESSED_BEFORE_PASSES)
+        if not names or not names & inputs:
+            continue
+        for operand, _ in lm.storage_addressed_operands(node):
+            memory = lm.storage_chain(operand)[1]
+            if not (memory.op == "placeholder" and memory.name in names):
+                return (f"`{node.name}` addressed the storage of input `{sorted(names)[0]}` through an update of it "
+                        f"before Inductor's passes, and addresses the storage of `{memory.name}` now: {CULPRIT}, "
+                        f"and the functional form addresses a fresh tensor of its own")
+    return ""

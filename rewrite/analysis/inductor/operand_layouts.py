@@ -26,7 +26,11 @@ takes it for a tensor of its own and lets the functionalized branch write it: a 
 made the program's clone of ``x1`` the base itself, and the output came back with the branch's
 write; stock clones such a base too).  Graph
 inputs and values in their memory keep their layout and are left alone; so is a non-dense base
-that an operand is regenerated from by ``as_strided`` (its view would move with the layout).
+that an operand is regenerated from by ``as_strided`` (its view would move with the layout), and
+one whose ``as_strided`` views address an input's storage at the offsets the program's views had
+(``layout_maps.operand_reading_differs``): right only where Inductor writes it in place into the
+input, which a force in between stops (fuzz seed 197 p288: a ``diagonal_scatter`` of a row range
+at storage offset 10; the regenerated diagonal ran past the end of the forced buffer).
 
 **The memory a custom op's functionalized call writes.**  Inductor's decomposition of
 ``auto_functionalized`` (v1) clones each written argument it does not write in place with
@@ -155,6 +159,8 @@ def _require_cond_operand_layouts(gm: fx.GraphModule) -> List[str]:
         viewed_anywhere = {v for v, viewed in values if viewed}   # (one node can be a base and an operand)
         written = set(cond.kwargs.get("_all_bases") or ()) if cond.target is _AF_V2 else set()
         for value in dict.fromkeys(v for v, _ in values):
+            if value in viewed_anywhere and layout_maps.operand_reading_differs(cond, value):
+                continue    # its views address an input's storage: the base is that input, updated in place
             private = value in written and (_read_after(value, cond) or _input_laid_out_otherwise(value, key))
             node = _force(graph, cond, value, key, value in viewed_anywhere, private)
             if node is None:
