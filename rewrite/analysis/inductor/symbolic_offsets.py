@@ -65,7 +65,8 @@ def _offset_of_a_view_of_an_input(offset: fx.Node, val: torch.SymInt):
     if not isinstance(view, fx.Node):
         return None
     root = layout_maps.chain_to(view)[0]
-    if root.op != "placeholder" and not _new_value_of_an_input_base(root) and not _laid_out_as_faked(root):
+    if root.op != "placeholder" and not _new_value_of_an_input_base(root) and not _laid_out_as_faked(root) \
+            and not _forced_as_faked(root):
         return None
     if op_facts.shares_storage(fake_value(view), fake_value(root)) is not True:
         return None
@@ -80,6 +81,20 @@ def _laid_out_as_faked(node: fx.Node) -> bool:
     val = fake_value(node)
     return (node.op == "call_function" and node.target is torch.ops.prims.inductor_force_stride_order.default
             and isinstance(val, torch.Tensor) and isinstance(val.storage_offset(), int) and val.storage_offset() == 0)
+
+
+def _forced_as_faked(node: fx.Node) -> bool:
+    """``node`` is a computed value that ``operand_layouts`` forced, unchanged, to its fake
+    strides at storage offset 0 for a ``cond`` (the force of a buffer already so laid out is that
+    buffer): offsets in it are the fake value's (fuzz seed 197 p740: ``x0.add_(x0.flip(0))``,
+    then a ``cond`` branch writes ``x0.select(2, 1)[:, 1]``, a view of the ``add`` at
+    ``s58 + 1`` that stock Inductor passed at offset 0)."""
+    val = fake_value(node)
+    if not (isinstance(val, torch.Tensor) and isinstance(val.storage_offset(), int) and val.storage_offset() == 0
+            and layout_maps.fills_its_storage(val)):
+        return False
+    return any(_laid_out_as_faked(user) and user.args[0] is node
+               and layout_maps.same_layout_at_offset(fake_value(user), val) for user in node.users)
 
 
 def _new_value_of_an_input_base(node: fx.Node) -> bool:
