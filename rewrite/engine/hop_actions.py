@@ -95,14 +95,41 @@ def _outer(ctx, before: fx.Node):
     return emit, lambda name, module: txn.add_submodule(name.replace(".", "_"), module)
 
 
-def _laid_out_as_eagerly(g: fx.Graph, value):
+def _aliases_of(nodes: Sequence[fx.Node]) -> set:
+    """``nodes`` and every view of them (``mutation.view_source``) in their graph."""
+    out, stack = set(), list(nodes)
+    while stack:
+        node = stack.pop()
+        if node in out:
+            continue
+        out.add(node)
+        stack.extend(user for user in node.users if mutation.view_source(user) is node)
+    return out
+
+
+def _kept_clone(g: fx.Graph, value, state: set):
+    """A branch result that is ``clone()`` of the state (or of a view of it), as a copy no pass
+    removes: Inductor's noop removal drops the ``clone``, and the branch then returns the state and
+    its flat view as two results in one buffer, which a later in-place write of the one changes in
+    the other (fuzz seed 197 p915: ``return p.clone()`` where ``p`` is the operand the branch
+    writes; the Inductor base wrote the result's scatter into the input's new value).  The copy
+    the program asked for, no more."""
+    if not (isinstance(value, fx.Node) and value.args and value.args[0] in state and not value.kwargs
+            and (value.op == "call_method" and value.target == "clone"
+                 or value.op == "call_function" and value.target is torch.clone)):
+        return value
+    return g.call_function(MATERIALIZED_COPY, (value.args[0],))
+
+
+def _laid_out_as_eagerly(g: fx.Graph, value, like=None):
     """``value`` as a branch returns it: ``contiguous()`` of it where eagerly it is contiguous.
     A branch that writes a state through a reordering view (``x.mT.index_copy_(...)``) makes the
     state's functional value that view's inverse, laid out transposed (``_state_flat``), and so
     is what the branch computes from it (``p.clone()``): ``cond`` refuses to merge a transposed
     result with the other branch's contiguous one (fuzz seed 193 p462).  Where the layout is
     already contiguous, as eagerly, ``contiguous()`` traces to nothing."""
-    example = value.meta.get("example_value") if isinstance(value, fx.Node) else None
+    like = value if like is None else like
+    example = like.meta.get("example_value") if isinstance(like, fx.Node) else None
     if not (isinstance(example, torch.Tensor) and is_contiguous_or_false(example)):
         return value
     return g.call_method("contiguous", (value,))
@@ -503,7 +530,8 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
         # product of the inner sizes as an expression, which fails for a contiguous copy whose
         # symbolic sizes it cannot prove >= 1 (stride `Max(1, size)`; fuzz program 1162,
         # `x0.view(8, 2)` of a dynamic input); one dimension of stride 1 always merges
-        g.output((*(_laid_out_as_eagerly(g, o) for o in outs),
+        aliases = _aliases_of(state)
+        g.output((*(_laid_out_as_eagerly(g, _kept_clone(g, o, aliases), like=o) for o in outs),
                   *(_state_flat(g, t) for t in state)))
         return fx.GraphModule(module.attrs, g)
 

@@ -5,12 +5,16 @@ checks fail (`rewrite fuzz --seed 0 --n 5000` program 1830, rewrite only, on the
 morning of 2026-12-01 that accepted such operands; the class of `cond_writes_transposed_input`).
 The dependency leaves such operands to torch.  With dynamic shapes torch's own handling gets this
 program wrong (stock Inductor and rewrite alike: two elements of the input keep old values), so
-the case runs with static shapes; see the closing note of 2026-12-01."""
+the case runs with static shapes; see the closing note of 2026-12-01.  The branch reads its
+operand `p` (`x1` itself) after writing `o1`, which functionalized it reads as it was before the
+write; here its result is never read, but fuzz seed 197 p55 reads it, so the engine stops such a
+call (`reinplace.program_aliasing_lost`) and the graph runs eagerly."""
 import torch
 
 EXPECT = """
 rejects: cond_captured_mutations at rewrite because strides
 warns: left to the compiler
+warns: runs eagerly instead
 matches_eager exact
 inductor
 """
