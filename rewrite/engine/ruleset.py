@@ -245,6 +245,11 @@ class RuleSet:
         Inductor's reinplacing on the final graph when the pass made one (else None).
         ``simulation``: one already made of the graph as it is now, to reuse; ``subgraph``: the
         graph is a higher-order op's function (its inputs are its operands)."""
+        if stage in S.POST_GRAD:
+            with _timed(report.seconds, "earlier_passes"):     # judged before our rules move anything
+                dropped = earlier_passes.input_updates_dropped(graph)
+            if dropped:
+                raise EarlierPassError(f"{label}: {dropped}")
         st = self._state(root, graph, stage, label, subgraph, inductor)
         st.facts.seed_simulation(simulation)
         if st.left_to_inductor:
@@ -288,7 +293,6 @@ class RuleSet:
                                                                               inductor)
                 or st.legality is not None and reinplace.v1_clone_lost(graph, st.facts.simulation)
                 or reinplace.program_aliasing_lost(graph)
-                or earlier_passes.input_updates_dropped(graph)
                 or inductor and functionalized_calls.dropped_loop(graph))
         if lost:
             raise EarlierPassError(f"{label}: {lost}")
