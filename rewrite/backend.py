@@ -24,6 +24,7 @@ import contextlib
 import copy
 import dataclasses
 import functools
+import operator
 import os
 import sys
 import threading
@@ -281,9 +282,9 @@ class RewriteBackend:
         before any pass ran on it: what ``aot_eager`` runs), with a warning, rather than raising
         in the middle of ``loss.backward()``.  AOTAutograd compiles a backward lazily, after the
         backend returned, so ``__call__``'s fallback cannot catch it (fuzz seed 193 p789 stopped
-        there).  The yielded object's ``graph_module`` is that copy; the body's return skips the
-        code after the ``with``."""
-        fallback = types.SimpleNamespace(graph_module=_pristine_copy(gm))
+        there).  The yielded object is that copy (``_Pristine``; its ``module()`` runs); the
+        body's return skips the code after the ``with``."""
+        fallback = _Pristine(gm)
         reported = self._log.mark()
         try:
             yield fallback
@@ -336,7 +337,7 @@ class RewriteBackend:
             if kwargs.get("is_backward"):
                 with self._backward_fallback(graph_module) as fallback:
                     return compile_graph(graph_module, inputs, **kwargs)
-                return _eager_output_code(make_boxed_func(fallback.graph_module.forward))
+                return _eager_output_code(make_boxed_func(fallback.module().forward))
             return compile_graph(graph_module, inputs, **kwargs)
 
         def compile_graph(graph_module, inputs, **kwargs):
@@ -374,7 +375,7 @@ class RewriteBackend:
                     return compile_graph(fx_g, inputs)
                 with self._backward_fallback(fx_g) as fallback:
                     return compile_graph(fx_g, inputs)
-                return make_boxed_func(fallback.graph_module.forward)
+                return make_boxed_func(fallback.module().forward)
 
             def compile_graph(fx_g: fx.GraphModule, inputs):
                 graph_kind = graph_kind_of(fx_g.graph, default_kind)
@@ -430,14 +431,23 @@ def _first_line(error: BaseException) -> str:
     return f"{type(inner).__name__}{where}"
 
 
-def _pristine_copy(gm: fx.GraphModule) -> fx.GraphModule:
-    """``gm`` and the subgraph modules of its higher-order ops, copied before any pass changes
-    them (a graph's deep copy copies its nodes' meta shallowly: no fake tensor is copied)."""
-    out = fx.GraphModule(gm, copy.deepcopy(gm.graph), class_name=type(gm).__name__)
-    for name, child in list(out.named_children()):
-        if isinstance(child, fx.GraphModule):
-            setattr(out, name, _pristine_copy(child))
-    return out
+class _Pristine:
+    """A graph module's graph (and its higher-order ops' subgraphs), copied before any pass
+    changes them, and the attributes it reads; the module is built only where it runs (a graph's
+    deep copy shares its nodes' meta, no fake tensor is copied; building the module, which
+    generates its code, costs more than copying and is left to the fallback)."""
+
+    def __init__(self, gm: fx.GraphModule):
+        self.graph = copy.deepcopy(gm.graph)
+        self.name = type(gm).__name__
+        self.attrs = {}
+        for node in self.graph.find_nodes(op="get_attr"):
+            value = operator.attrgetter(node.target)(gm)
+            self.attrs[node.target] = _Pristine(value) if isinstance(value, fx.GraphModule) else value
+
+    def module(self) -> fx.GraphModule:
+        attrs = {k: v.module() if isinstance(v, _Pristine) else v for k, v in self.attrs.items()}
+        return fx.GraphModule(attrs, self.graph, class_name=self.name)
 
 
 @functools.lru_cache(maxsize=1)
