@@ -115,6 +115,7 @@ def _kept_clone(g: fx.Graph, value, state: set):
     writes; the Inductor base wrote the result's scatter into the input's new value).  The copy
     the program asked for, no more."""
     if not (isinstance(value, fx.Node) and value.args and value.args[0] in state and not value.kwargs
+            and not value.users         # (one the branch also reads or writes stays as it is)
             and (value.op == "call_method" and value.target == "clone"
                  or value.op == "call_function" and value.target is torch.clone)):
         return value
@@ -127,7 +128,9 @@ def _laid_out_as_eagerly(g: fx.Graph, value, like=None):
     state's functional value that view's inverse, laid out transposed (``_state_flat``), and so
     is what the branch computes from it (``p.clone()``): ``cond`` refuses to merge a transposed
     result with the other branch's contiguous one (fuzz seed 193 p462).  Where the layout is
-    already contiguous, as eagerly, ``contiguous()`` traces to nothing."""
+    already contiguous, as eagerly, ``contiguous()`` traces to nothing.  Asked only of a branch
+    that so writes a state (elsewhere a ``contiguous()`` of ``c = p.clone(); c.add_(5.0)`` lost
+    the write to a net that took the clone for a copy of its source)."""
     like = value if like is None else like
     example = like.meta.get("example_value") if isinstance(like, fx.Node) else None
     if not (isinstance(example, torch.Tensor) and is_contiguous_or_false(example)):
@@ -531,8 +534,10 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
         # symbolic sizes it cannot prove >= 1 (stride `Max(1, size)`; fuzz program 1162,
         # `x0.view(8, 2)` of a dynamic input); one dimension of stride 1 always merges
         aliases = _aliases_of(state)
-        g.output((*(_laid_out_as_eagerly(g, _kept_clone(g, o, aliases), like=o) for o in outs),
-                  *(_state_flat(g, t) for t in state)))
+        kept = [_kept_clone(g, o, aliases) for o in outs]
+        if any(_written_through_reordering_view(t) for t in state):
+            kept = [_laid_out_as_eagerly(g, k, like=o) for k, o in zip(kept, outs)]
+        g.output((*kept, *(_state_flat(g, t) for t in state)))
         return fx.GraphModule(module.attrs, g)
 
     n_out = len([n for n in branches[0].graph.nodes if n.op == "output"][0].args[0])
