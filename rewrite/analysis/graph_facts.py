@@ -33,8 +33,9 @@ from rewrite.analysis.facts.verdict import Verdict, no, yes
 from rewrite.analysis.inductor_pass_facts import InductorPassFacts
 
 
-def _with_views(nodes: Iterable[fx.Node]) -> Set[fx.Node]:
-    """``nodes`` and the nodes viewing them (or their in-place results), transitively."""
+def with_views(nodes: Iterable[fx.Node]) -> Set[fx.Node]:
+    """``nodes`` and the nodes viewing them (or their in-place results), transitively; in ATen
+    graphs and in Dynamo's (``mutation.view_source``)."""
     out: Set[fx.Node] = set()
     stack = list(nodes)
     while stack:
@@ -92,13 +93,13 @@ class GraphFacts(InductorPassFacts):
         if self._lowering is None:
             self._lowering = LoweringModel(self.graph, self.materialized, lowered=self.lowered)
         else:
-            self._lowering.forget(_with_views(rewired))
+            self._lowering.forget(with_views(rewired))
         return self._lowering
 
     def note_rolled_back(self, rewired: Iterable[fx.Node]) -> None:
         """A transaction was undone: what was looked up while it was open is stale."""
         self._whole.clear()
-        stale = _with_views(rewired)
+        stale = with_views(rewired)
         self._restore_storage(stale)
         if self._lowering is not None:
             self._lowering.forget(stale)
@@ -125,7 +126,7 @@ class GraphFacts(InductorPassFacts):
         ``rewired`` nodes (and of views of them), and note the storages it touched: decisions
         of the simulation about other storages stay valid."""
         self._whole.clear()
-        stale = _with_views(rewired)
+        stale = with_views(rewired)
         if stale and self._simulation is not None and not self._simulation.judged:
             self._simulation = None          # its judgement compares against the graph as it was
         keys = self._restore_storage(stale)

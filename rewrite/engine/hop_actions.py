@@ -25,6 +25,7 @@ from rewrite.analysis.facts import mutation
 from rewrite.analysis.semantics import overlap
 from rewrite.analysis.semantics import regions
 from rewrite.analysis.facts.op_facts import MATERIALIZED_COPY
+from rewrite.analysis.graph_facts import with_views
 from rewrite.analysis.facts.fake import fake_value
 from rewrite.analysis.semantics.regions import default_storage_key
 from rewrite.engine.errors import ActionError
@@ -95,18 +96,6 @@ def _outer(ctx, before: fx.Node):
     return emit, lambda name, module: txn.add_submodule(name.replace(".", "_"), module)
 
 
-def _aliases_of(nodes: Sequence[fx.Node]) -> set:
-    """``nodes`` and every view of them (``mutation.view_source``) in their graph."""
-    out, stack = set(), list(nodes)
-    while stack:
-        node = stack.pop()
-        if node in out:
-            continue
-        out.add(node)
-        stack.extend(user for user in node.users if mutation.view_source(user) is node)
-    return out
-
-
 def _kept_clone(g: fx.Graph, value, state: set):
     """A branch result that is ``clone()`` of the state (or of a view of it), as a copy no pass
     removes: Inductor's noop removal drops the ``clone``, and the branch then returns the state and
@@ -122,8 +111,9 @@ def _kept_clone(g: fx.Graph, value, state: set):
     return g.call_function(MATERIALIZED_COPY, (value.args[0],))
 
 
-def _laid_out_as_eagerly(g: fx.Graph, value, like=None):
-    """``value`` as a branch returns it: ``contiguous()`` of it where eagerly it is contiguous.
+def _laid_out_as_eagerly(g: fx.Graph, value, like):
+    """``value`` as a branch returns it: ``contiguous()`` of it where eagerly ``like`` (the branch's
+    own result, which ``value`` may replace) is contiguous.
     A branch that writes a state through a reordering view (``x.mT.index_copy_(...)``) makes the
     state's functional value that view's inverse, laid out transposed (``_state_flat``), and so
     is what the branch computes from it (``p.clone()``): ``cond`` refuses to merge a transposed
@@ -131,7 +121,6 @@ def _laid_out_as_eagerly(g: fx.Graph, value, like=None):
     already contiguous, as eagerly, ``contiguous()`` traces to nothing.  Asked only of a branch
     that so writes a state (elsewhere a ``contiguous()`` of ``c = p.clone(); c.add_(5.0)`` lost
     the write to a net that took the clone for a copy of its source)."""
-    like = value if like is None else like
     example = like.meta.get("example_value") if isinstance(like, fx.Node) else None
     if not (isinstance(example, torch.Tensor) and is_contiguous_or_false(example)):
         return value
@@ -533,7 +522,7 @@ def return_from_branches(ctx, cond: fx.Node) -> None:
         # product of the inner sizes as an expression, which fails for a contiguous copy whose
         # symbolic sizes it cannot prove >= 1 (stride `Max(1, size)`; fuzz program 1162,
         # `x0.view(8, 2)` of a dynamic input); one dimension of stride 1 always merges
-        aliases = _aliases_of(state)
+        aliases = with_views(state)
         kept = [_kept_clone(g, o, aliases) for o in outs]
         if any(_written_through_reordering_view(t) for t in state):
             kept = [_laid_out_as_eagerly(g, k, like=o) for k, o in zip(kept, outs)]

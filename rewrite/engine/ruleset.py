@@ -29,7 +29,7 @@ from rewrite import stages as S
 from rewrite.analysis.inductor import copies as copy_count
 from rewrite.analysis.inductor import operand_layouts, subgraph_constants, symbolic_offsets
 from rewrite.analysis.inductor import earlier_passes, functionalized_calls, reinplace
-from rewrite.analysis.facts import op_facts
+from rewrite.analysis.facts import functionalized, op_facts
 from rewrite.analysis.semantics import aliases
 from rewrite.analysis.graph_facts import GraphFacts, hop_subgraphs, subgraph_written_placeholders
 from rewrite.analysis.legality import Legality
@@ -247,9 +247,9 @@ class RuleSet:
         graph is a higher-order op's function (its inputs are its operands)."""
         if stage in S.POST_GRAD:
             with _timed(report.seconds, "earlier_passes"):     # judged before our rules move anything
-                dropped = earlier_passes.input_updates_dropped(graph)
-            if dropped:
-                raise EarlierPassError(f"{label}: {dropped}")
+                lost = earlier_passes.input_updates_dropped(graph) or functionalized.reads_of_bases(graph)
+            if lost:
+                raise EarlierPassError(f"{label}: {lost}")
         st = self._state(root, graph, stage, label, subgraph, inductor)
         st.facts.seed_simulation(simulation)
         if st.left_to_inductor:
@@ -292,7 +292,6 @@ class RuleSet:
                 st.left_to_inductor and reinplace.storage_addressed_write_lost(graph, st.facts.simulation(), subgraph,
                                                                               inductor)
                 or st.legality is not None and reinplace.v1_clone_lost(graph, st.facts.simulation)
-                or reinplace.program_aliasing_lost(graph)
                 or inductor and functionalized_calls.dropped_loop(graph))
         if lost:
             raise EarlierPassError(f"{label}: {lost}")

@@ -238,28 +238,6 @@ def _written_in_place(sim: Simulation) -> Callable[[fx.Node, Optional[int]], boo
     return in_place
 
 
-def program_aliasing_lost(graph: fx.Graph) -> str:
-    """Why a higher-order op's v2 call would not read what the program did ("" if none).  An
-    operand that was one of the call's bases already in the graph AOTAutograd made
-    (``functionalized.read_as_base_before_passes``: a ``cond`` branch writes a captured view of
-    its own operand) is an input of the functionalized branch apart from the base: the branch reads
-    it as it was before the call, and writes the base only in its epilogue, in place or not.  The
-    program read it after its write (fuzz seed 197 p55: stock raised on the loop inside the branch,
-    which the rules made compile; aot_eager raised too).  No rewrite after functionalization can
-    give the branch back the order of its reads and writes, so no such call is compiled (the
-    Dynamo-stage rewrite, ``cond_captured_mutations``, declined it)."""
-    for call in graph.nodes:
-        names = functionalized.read_as_base_before_passes(call) if functionalized.is_functionalized_hop_v2(call) \
-            else None
-        if names:
-            name = sorted(names)[0]
-            value = functionalized.nodes_in(call.kwargs.get(name))
-            return (f"`{call.name}` ({op_facts.op_display_name(call.args[0])}) reads its operand `{name}`"
-                    f"{f' (`{value[0].name}`)' if value else ''}, which its functions also write as a base: "
-                    f"functionalized, they read it as it was before any write")
-    return ""
-
-
 def v1_clone_lost(graph: fx.Graph, simulation: Callable[[], Simulation]) -> str:
     """Why a v1 call would clone an argument from other elements than the program's ("" if none
     would; see :func:`v1_clone_laid_out_otherwise`).  Asked of every post-grad graph: the

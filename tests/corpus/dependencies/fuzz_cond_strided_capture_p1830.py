@@ -8,7 +8,7 @@ program wrong (stock Inductor and rewrite alike: two elements of the input keep 
 the case runs with static shapes; see the closing note of 2026-12-01.  The branch reads its
 operand `p` (`x1` itself) after writing `o1`, which functionalized it reads as it was before the
 write; here its result is never read, but fuzz seed 197 p55 reads it, so the engine stops such a
-call (`reinplace.program_aliasing_lost`) and the graph runs eagerly."""
+call (`functionalized.reads_of_bases`) and the graph runs eagerly."""
 import torch
 
 EXPECT = """
