@@ -36,7 +36,7 @@ import torch
 import torch.fx as fx
 from torch._inductor.custom_graph_pass import CustomGraphPass, CustomInferenceAwareGraphPass
 
-from rewrite.analysis.facts import functionalized
+from rewrite.analysis.facts import stale_reads
 from rewrite.analysis.facts.fake import graph_fake_mode
 from rewrite.analysis.inductor.earlier_passes import record_inputs_addressed, record_joint_outputs
 from rewrite.eager_graph import runnable_as_aten
@@ -126,8 +126,8 @@ class RulePass(CustomInferenceAwareGraphPass):
 class JointPass(CustomGraphPass):
     """Inductor's ``joint_custom_pre_pass``: records which outputs share memory before Inductor's
     passes (``earlier_passes.record_joint_outputs``, read by the post-grad pass) and which
-    operands of higher-order ops' v2 calls are their bases already
-    (``functionalized.record_reads_of_bases``) and which storage-addressing nodes address an input
+    operands of higher-order ops' v2 calls their functions read after writing memory they share
+    (``stale_reads.record``) and which storage-addressing nodes address an input
 through an update of it (``earlier_passes.record_inputs_addressed``), then runs the joint-stage
 rules."""
 
@@ -138,7 +138,7 @@ rules."""
 
     def __call__(self, graph: fx.Graph) -> None:
         record_joint_outputs(graph)
-        functionalized.record_reads_of_bases(graph)
+        stale_reads.record(graph)
         record_inputs_addressed(graph)
         if not self.rule_set.runs_at("joint"):
             return
@@ -148,7 +148,7 @@ rules."""
             self.sink.add(report, "joint", None)
 
     def uuid(self) -> Optional[object]:
-        return ("rewrite-joint", self.rule_set.digest, "output-groups", "reads-of-bases", "inputs-addressed")
+        return ("rewrite-joint", self.rule_set.digest, "output-groups", "stale-reads", "inputs-addressed")
 
 
 def inductor_config(mode: Optional[str] = None, options: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:

@@ -29,7 +29,7 @@ from rewrite import stages as S
 from rewrite.analysis.inductor import copies as copy_count
 from rewrite.analysis.inductor import operand_layouts, subgraph_constants, symbolic_offsets
 from rewrite.analysis.inductor import earlier_passes, functionalized_calls, reinplace
-from rewrite.analysis.facts import functionalized, op_facts
+from rewrite.analysis.facts import op_facts, stale_reads
 from rewrite.analysis.semantics import aliases
 from rewrite.analysis.graph_facts import GraphFacts, hop_subgraphs, subgraph_written_placeholders
 from rewrite.analysis.legality import Legality
@@ -247,7 +247,7 @@ class RuleSet:
         graph is a higher-order op's function (its inputs are its operands)."""
         if stage in S.POST_GRAD:
             with _timed(report.seconds, "earlier_passes"):     # judged before our rules move anything
-                lost = earlier_passes.input_updates_dropped(graph) or functionalized.reads_of_bases(graph)
+                lost = earlier_passes.input_updates_dropped(graph) or stale_reads.stopping_call(graph)
             if lost:
                 raise EarlierPassError(f"{label}: {lost}")
         st = self._state(root, graph, stage, label, subgraph, inductor)

@@ -51,3 +51,89 @@ def test_a_computed_cond_operand_does_not_overlap_the_write():
     assert not functionalized.is_any_functionalized_call(call)    # a higher-order op, not an OpOverload
     assert "operand0" in dict(functionalized.read_only_arguments(call))
     assert not GraphFacts(gm.graph).operands_overlap_write(call).value
+
+
+# --------------------------------------------------------------------------- stale reads
+# ``stale_reads`` runs on the graph AOTAutograd made (the joint pass), before Inductor's passes.
+
+
+def aot_graph(fn, *inputs) -> torch.fx.GraphModule:
+    from torch._dynamo.backends.common import aot_autograd
+
+    graphs = []
+
+    def keep(gm, _):
+        graphs.append(gm)
+        return gm
+
+    torch._dynamo.reset()
+    with torch.inference_mode():
+        torch.compile(fn, backend=aot_autograd(fw_compiler=keep), fullgraph=True)(*inputs)
+    return graphs[0]
+
+
+def aliased_inputs():
+    base = torch.arange(7.0)
+    return base[0:6], base[1:7]
+
+
+def own_base_read_after_write(x):           # fuzz seed 197 p55's shape: the operand is the base
+    o = x[1:3]
+
+    def true_fn(p):
+        o[0] = 2.0
+        return p + 1
+
+    return torch.cond(x.sum() > 0, true_fn, lambda p: p * 0, (x,))
+
+
+def own_base_read_before_write(x):
+    o = x[1:3]
+
+    def true_fn(p):
+        r = p + 1
+        o[0] = 2.0
+        return r
+
+    return torch.cond(x.sum() > 0, true_fn, lambda p: p * 0, (x,))
+
+
+def own_base_late_read_unused(x):          # p1830's shape: the late read's result is never read
+    o = x[1:3]
+
+    def true_fn(p):
+        o[0] = 2.0
+        return p.clone()
+
+    torch.cond(x.sum() > 0, true_fn, lambda p: p * 0, (x,))
+    return x * 2
+
+
+def view_of_base_read_after_write(x0, x1):  # fuzz seed 199 p57: x1[0] is x0[1]
+    def true_fn(p):
+        x1[0] = -1.0
+        return p + 1
+
+    return torch.cond(x0.sum() > 0, true_fn, lambda p: p * 0, (x0,))
+
+
+def stale(fn, *inputs):
+    from rewrite.analysis.facts import stale_reads
+
+    gm = aot_graph(fn, *inputs)
+    calls = [n for n in gm.graph.nodes if functionalized.is_functionalized_hop_v2(n)]
+    assert len(calls) == 1
+    return stale_reads.stale_operands(calls[0])
+
+
+def test_a_branch_reading_its_own_base_after_writing_it_is_found():
+    assert stale(own_base_read_after_write, torch.arange(8.0)[::2]) == {"operand0"}
+
+
+def test_a_read_before_the_write_or_never_used_is_no_stale_read():
+    assert stale(own_base_read_before_write, torch.arange(8.0)[::2]) == set()
+    assert stale(own_base_late_read_unused, torch.arange(8.0)[::2]) == set()
+
+
+def test_an_operand_that_only_views_a_base_is_left_to_reinplacing():
+    assert stale(view_of_base_read_after_write, *aliased_inputs()) == set()

@@ -23,7 +23,6 @@ import torch
 import torch.fx as fx
 
 from rewrite.analysis.facts.mutation import nodes_in
-from rewrite.analysis.facts.op_facts import op_display_name
 
 AUTO_FUNCTIONALIZED = torch.ops.higher_order.auto_functionalized
 AUTO_FUNCTIONALIZED_V2 = torch.ops.higher_order.auto_functionalized_v2
@@ -104,48 +103,6 @@ def read_only_arguments(node: fx.Node) -> List[Tuple[str, object]]:
         return []
     names = [a.name for a in schema.arguments if a.alias_info is None or not a.alias_info.is_write]
     return [(name, node.kwargs[name]) for name in names if name in node.kwargs]
-
-
-#: ``node.meta`` key of a higher-order op's v2 call: the names of the arguments it only reads that
-#: were one of its bases already in the graph AOTAutograd made, before Inductor's passes (the
-#: program's own aliasing: a ``cond`` branch writing a captured view of its operand), as opposed
-#: to a copy of a base that noop removal merged into it later.
-READ_AS_BASE_BEFORE_PASSES = "rewrite_read_as_base_before_passes"
-
-
-def read_as_base_before_passes(node: fx.Node) -> Optional[frozenset]:
-    """The names ``READ_AS_BASE_BEFORE_PASSES`` recorded for ``node``; None where nothing was
-    recorded (a graph compiled without the joint pass)."""
-    return node.meta.get(READ_AS_BASE_BEFORE_PASSES)
-
-
-def record_reads_of_bases(graph: fx.Graph) -> None:
-    """Record ``READ_AS_BASE_BEFORE_PASSES`` on every higher-order op's v2 call of ``graph``."""
-    for node in graph.nodes:
-        if is_functionalized_hop_v2(node):
-            bases = set(nodes_in(node.kwargs.get("_all_bases")))
-            node.meta[READ_AS_BASE_BEFORE_PASSES] = frozenset(
-                name for name, value in read_only_arguments(node) if any(n in bases for n in nodes_in(value)))
-
-
-def reads_of_bases(graph: fx.Graph) -> str:
-    """Why a higher-order op's v2 call of ``graph`` would not read what the program did ("" if
-    none).  An operand recorded by :func:`record_reads_of_bases` (a ``cond`` branch writes a
-    captured view of its own operand) is an input of the functionalized branch apart from the
-    base: the branch reads it as it was before the call, and writes the base only in its epilogue,
-    in place or not.  The program read it after its write (fuzz seed 197 p55: stock raised on the
-    loop inside the branch, which the rules made compile; aot_eager raised too).  No rewrite after
-    functionalization gives the branch back the order of its reads and writes, so no such call is
-    compiled (the Dynamo-stage rewrite, ``cond_captured_mutations``, declined it)."""
-    for call in graph.nodes:
-        names = read_as_base_before_passes(call) if is_functionalized_hop_v2(call) else None
-        if names:
-            name = sorted(names)[0]
-            value = nodes_in(call.kwargs.get(name))
-            return (f"`{call.name}` ({op_display_name(call.args[0])}) reads its operand `{name}`"
-                    f"{f' (`{value[0].name}`)' if value else ''}, which its functions also write as a base: "
-                    f"functionalized, they read it as it was before any write")
-    return ""
 
 
 def wrapped_op(node: fx.Node) -> torch._ops.OpOverload:

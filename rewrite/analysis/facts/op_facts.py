@@ -401,6 +401,18 @@ def alias_source(node: fx.Node, args: Optional[tuple] = None) -> Optional[fx.Nod
     return None
 
 
+def root_of(node: fx.Node) -> fx.Node:
+    """The node whose memory ``node`` lives in (through views and in-place results)."""
+    seen = set()
+    while node not in seen:
+        seen.add(node)
+        source = alias_source(node)
+        if source is None:
+            return node
+        node = source
+    return node
+
+
 def is_view_list_node(node: fx.Node) -> bool:
     """A call of a :func:`returns_view_list` op (``split``)."""
     return node.op == "call_function" and returns_view_list(node.target)

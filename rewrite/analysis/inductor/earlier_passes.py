@@ -182,7 +182,7 @@ def late_reads_with_writes(graph: fx.Graph, original_writes: Iterable[fx.Node], 
     writes_into: Dict[fx.Node, List[fx.Node]] = {}
     for w in sorted(n for n in original_writes if not n._erased):
         for dst in op_facts.written_nodes(w):
-            writes_into.setdefault(root_of(dst), []).append(w)
+            writes_into.setdefault(op_facts.root_of(dst), []).append(w)
     items = None
     for root, writes in writes_into.items():
         for alias in _aliases_not_through(root, set(writes)):
@@ -219,7 +219,7 @@ def misplaced_outputs(graph: fx.Graph, roles: Sequence[str],
         if roles[i] == "own" and item in first:     # noop removal made two clones one node (seed 83 p75)
             out.append(MisplacedOutput(i, item, None, False, output, shares_with=first[item]))
             continue
-        root = root_of(item)
+        root = op_facts.root_of(item)
         if roles[i] == "own":
             first.setdefault(item, i)
             other = _own_output_sharing(i, root, first_in_root, joint_groups)
@@ -258,7 +258,7 @@ def regenerated_outputs(graph: fx.Graph, roles: Sequence[str],
     for i, item in enumerate(output_items(graph)):
         base = bases[i] if i < len(bases) else None
         if base is None or i >= len(roles) or roles[i] != "alias" or not isinstance(item, fx.Node) \
-                or root_of(item).op == "placeholder":
+                or op_facts.root_of(item).op == "placeholder":
             continue
         write = _last_whole_copy(graph, base, item)
         if write is not None:
@@ -273,10 +273,10 @@ def _last_whole_copy(graph: fx.Graph, base: fx.Node, value: fx.Node) -> Optional
               and n.args[0] is base and len(n.args) > 1 and n.args[1] is value]
     if len(copies) != 1 or not _same_shape(base, value):
         return None
-    roots = {base, root_of(value)}
+    roots = {base, op_facts.root_of(value)}
     later = copies[0].next
     while later.op != "output":
-        if any(root_of(w) in roots for w in op_facts.written_nodes(later)):
+        if any(op_facts.root_of(w) in roots for w in op_facts.written_nodes(later)):
             return None
         later = later.next
     return copies[0]
@@ -344,7 +344,7 @@ def record_joint_outputs(graph: fx.Graph) -> Optional[JointGroups]:
     if context is None or not all("desc" in p.meta for p in graph.find_nodes(op="placeholder")):
         return None
     roots = {}
-    groups = tuple(roots.setdefault(root_of(item), len(roots)) if _is_tensor_node(item) else None
+    groups = tuple(roots.setdefault(op_facts.root_of(item), len(roots)) if _is_tensor_node(item) else None
                    for item in output_items(graph))
     _joint_records[id(context)] = (context, groups)
     _joint_records.move_to_end(id(context))
@@ -375,18 +375,6 @@ def _is_tensor_node(item) -> bool:
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def root_of(node: fx.Node) -> fx.Node:
-    """The node whose memory ``node`` lives in (through views and in-place results)."""
-    seen = set()
-    while node not in seen:
-        seen.add(node)
-        source = op_facts.alias_source(node)
-        if source is None:
-            return node
-        node = source
-    return node
 
 
 def _aliases_not_through(root: fx.Node, writes: Set[fx.Node]) -> List[fx.Node]:

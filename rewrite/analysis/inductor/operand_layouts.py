@@ -30,7 +30,9 @@ that an operand is regenerated from by ``as_strided`` (its view would move with 
 one whose ``as_strided`` views address an input's storage at the offsets the program's views had
 (``layout_maps.operand_reading_differs``): right only where Inductor writes it in place into the
 input, which a force in between stops (fuzz seed 197 p288: a ``diagonal_scatter`` of a row range
-at storage offset 10; the regenerated diagonal ran past the end of the forced buffer).
+at storage offset 10; the regenerated diagonal ran past the end of the forced buffer).  Values
+of one call that share memory (an operand viewing a base, seed 199 p57) are left alone too: the
+branch reads its write through that memory, and a force is a copy of its own on the eager base.
 
 **The memory a custom op's functionalized call writes.**  Inductor's decomposition of
 ``auto_functionalized`` (v1) clones each written argument it does not write in place with
@@ -158,9 +160,12 @@ def _require_cond_operand_layouts(gm: fx.GraphModule) -> List[str]:
         values = _cond_values(cond) or []
         viewed_anywhere = {v for v, viewed in values if viewed}   # (one node can be a base and an operand)
         written = set(cond.kwargs.get("_all_bases") or ()) if cond.target is _AF_V2 else set()
+        shared = _sharing_memory([v for v, _ in values])
         for value in dict.fromkeys(v for v, _ in values):
             if value in viewed_anywhere and layout_maps.operand_reading_differs(cond, value):
                 continue    # its views address an input's storage: the base is that input, updated in place
+            if value in shared:
+                continue    # a force is a copy where it runs eagerly: the operands would no longer share memory
             private = value in written and (_read_after(value, cond) or _input_laid_out_otherwise(value, key))
             node = _force(graph, cond, value, key, value in viewed_anywhere, private)
             if node is None:
@@ -169,6 +174,18 @@ def _require_cond_operand_layouts(gm: fx.GraphModule) -> List[str]:
             cond.kwargs = fx.node.map_arg(cond.kwargs, lambda a: node if a is value else a)
             notes.append(_note(cond, value, node))
     return notes
+
+
+def _sharing_memory(values: List[fx.Node]) -> set:
+    """The ``values`` of one call that live in the memory of another of them (an operand that
+    views a base, fuzz seed 199 p57: ``x0`` and ``x1`` views of one input, the branch writes
+    ``x1[0]`` and reads ``x0``).  The branch reads the write only through that memory (stock
+    Inductor's reinplacing writes it in place), and a force of either is a copy of its own on the
+    eager base (``eager_force_stride``), where the branch then read the operand's old value."""
+    roots: dict = {}
+    for v in dict.fromkeys(values):
+        roots.setdefault(op_facts.root_of(v), []).append(v)
+    return {v for group in roots.values() if len(group) > 1 for v in group}
 
 
 def _input_laid_out_otherwise(value: fx.Node, key: str) -> bool:

@@ -7,14 +7,13 @@ The dependency leaves such operands to torch.  With dynamic shapes torch's own h
 program wrong (stock Inductor and rewrite alike: two elements of the input keep old values), so
 the case runs with static shapes; see the closing note of 2026-12-01.  The branch reads its
 operand `p` (`x1` itself) after writing `o1`, which functionalized it reads as it was before the
-write; here its result is never read, but fuzz seed 197 p55 reads it, so the engine stops such a
-call (`functionalized.reads_of_bases`) and the graph runs eagerly."""
+write; here its result is never read, so the call compiles (fuzz seed 197 p55 and seed 199 p57
+read it, and stop: `stale_reads`)."""
 import torch
 
 EXPECT = """
 rejects: cond_captured_mutations at rewrite because strides
 warns: left to the compiler
-warns: runs eagerly instead
 matches_eager exact
 inductor
 """

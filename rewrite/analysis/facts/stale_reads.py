@@ -1,0 +1,192 @@
+"""Operands a higher-order op's functionalized functions read stale.
+
+A ``cond`` whose branch writes a captured tensor reaches AOTAutograd's graph as
+``auto_functionalized_v2(cond, ..., _all_bases=[...])``, its branches functionalized as if their
+inputs shared no memory: each written operand is updated functionally and copied back in an
+epilogue (``copy_(arg, new)`` at the end of the branch).  Where two operands do share memory (an
+operand that is a written base, or a view of one), a read of one after the branch wrote the other
+reads it as it was before the write: the program read the new value.  No rewrite after
+functionalization gives the branch back the order of its reads and writes, so a graph with such a
+call stops and runs eagerly (``cond_captured_mutations``, the Dynamo-stage rewrite, declined it).
+
+The joint pass records the hazard before Inductor's passes run (:func:`record`): a copy of a base
+that noop removal merged into it later (fuzz p1704) is no aliasing of the program's.  The operands
+looked at are those passed as one of the call's bases itself (p55); an operand that is only a view
+of a base (p57) is left to the reinplacing that writes the branch in place, which makes it read the
+write as stock Inductor does (``operand_layouts`` no longer forces such operands apart).  A read
+counts where it comes after the first node computing the other operand's update, in the order
+AOTAutograd traced the branch, and its value reaches a write or a result of the call that the
+graph reads (p1830's branch returns ``p.clone()`` after its write, and nothing reads it).  A
+``while_loop`` (a body reads in one iteration what it wrote in the one before) and any call whose
+functions cannot be matched to its operands count every such operand.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Set
+
+import torch
+import torch.fx as fx
+
+from rewrite.analysis.facts import functionalized, op_facts
+from rewrite.analysis.facts.mutation import nodes_in
+from rewrite.analysis.facts.op_facts import op_display_name
+
+#: ``node.meta`` key of a higher-order op's v2 call: the names of the operands its functions read
+#: after writing memory they share, recorded on the graph AOTAutograd made.
+STALE_READS = "rewrite_stale_reads"
+
+
+def record(graph: fx.Graph) -> None:
+    """Record ``STALE_READS`` on every higher-order op's v2 call of ``graph``."""
+    for node in graph.nodes:
+        if functionalized.is_functionalized_hop_v2(node):
+            node.meta[STALE_READS] = frozenset(stale_operands(node))
+
+
+def stopping_call(graph: fx.Graph) -> str:
+    """Why a higher-order op's v2 call of ``graph`` would not read what the program did ("" if
+    none), from what :func:`record` found."""
+    for call in graph.nodes:
+        names = call.meta.get(STALE_READS) if functionalized.is_functionalized_hop_v2(call) else None
+        if names:
+            name = sorted(names)[0]
+            return (f"`{call.name}` ({op_display_name(call.args[0])}) reads its operand `{name}` after writing "
+                    f"memory it shares: functionalized, its functions read it as it was before the write")
+    return ""
+
+
+def stale_operands(call: fx.Node) -> Set[str]:
+    """Names of ``call``'s operands that one of its functions reads after writing another operand
+    sharing their memory (see the module docstring)."""
+    bases = set(nodes_in(call.kwargs.get("_all_bases")))
+    roots = _operand_roots(call)
+    written = set(functionalized.v2_views(call))
+    shared = {name for name, value in functionalized.read_only_arguments(call)
+              if any(n in bases for n in nodes_in(value))}
+    if not shared:
+        return set()
+    functions = _functions(call)
+    if call.args[0] is not torch.ops.higher_order.cond or not functions:
+        return shared
+    out: Set[str] = set()
+    for fn in functions:
+        placeholders = [n for n in fn.graph.nodes if n.op == "placeholder"]
+        names = _operand_names(call, len(placeholders))
+        if names is None:
+            return shared
+        by_name = dict(zip(names, placeholders))
+        for name in shared:
+            if _read_after_write(call, fn.graph, by_name, name, roots, written):
+                out.add(name)
+    return out
+
+
+def _operand_roots(call: fx.Node) -> Dict[str, fx.Node]:
+    """Operand name -> the node whose memory it lives in: a read operand's own root, a written
+    one's base's."""
+    bases = nodes_in(call.kwargs.get("_all_bases"))
+    out: Dict[str, fx.Node] = {}
+    for name, value in functionalized.read_only_arguments(call):
+        items = nodes_in(value)
+        if len(items) == 1 and isinstance(items[0].meta.get("val"), torch.Tensor):
+            out[name] = op_facts.root_of(items[0])
+    for name, info in functionalized.v2_views(call).items():
+        infos = info if isinstance(info, (list, tuple)) else [info]
+        indices = {i.base_index for i in infos if i is not None}
+        if len(indices) == 1 and next(iter(indices)) < len(bases):
+            out[name] = op_facts.root_of(bases[next(iter(indices))])
+    return out
+
+
+def _functions(call: fx.Node) -> List[fx.GraphModule]:
+    owner = call.graph.owning_module
+    out = []
+    for value in call.kwargs.values():
+        if isinstance(value, fx.Node) and value.op == "get_attr":
+            sub = getattr(owner, value.target, None)
+            if isinstance(sub, fx.GraphModule):
+                out.append(sub)
+    return out
+
+
+def _operand_names(call: fx.Node, count: int) -> Optional[List[str]]:
+    """The names of the ``count`` operands a function of a ``cond`` call takes as its inputs, in
+    order (``cond(pred, true_fn, false_fn, operand0, ...)``); None where the schema disagrees."""
+    schema = functionalized.wrapped_schema(call)
+    names = [a.name for a in schema.arguments][3:] if schema is not None else []
+    return names if names and len(names) == count else None
+
+
+def _read_after_write(call: fx.Node, graph: fx.Graph, by_name: Dict[str, fx.Node], name: str,
+                      roots: Dict[str, fx.Node], written: Set[str]) -> bool:
+    """Whether ``graph`` (a function of ``call``) reads operand ``name`` after its first update
+    of another written operand sharing its memory, and that read reaches a write or a result
+    the graph of ``call`` reads."""
+    order = {n: i for i, n in enumerate(graph.nodes)}
+    epilogue = {n.args[0]: n for n in graph.nodes
+                if n.op == "call_function" and n.target is torch.ops.aten.copy_.default and n.args[0] in order
+                and n.args[0].op == "placeholder"}
+    placeholder = by_name.get(name)
+    if placeholder is None:
+        return True
+    first = None
+    for other in written:
+        target = by_name.get(other)
+        if other == name or target is None or roots.get(other) is not roots[name] or target not in epilogue:
+            continue
+        at = _first_update(epilogue[target], set(op_facts.self_and_views(target)), order)
+        first = at if first is None else min(first, at)
+    if first is None:
+        return False
+    views = set(op_facts.self_and_views(placeholder))
+    copies = set(epilogue.values())
+    late = [n for n in graph.nodes if order[n] > first and n not in views and n.op in ("call_function", "output")
+            and any(a in views for a in (n.args[1:] if n in copies else n.all_input_nodes))]
+    return any(_reaches_use(call, graph, n, epilogue) for n in late)
+
+
+def _first_update(copy_back: fx.Node, target_views: Set[fx.Node], order: Dict[fx.Node, int]) -> int:
+    """Position of the first node computing the new value ``copy_back`` writes that reads the
+    written operand (or a view of it) and is no view itself."""
+    stack, seen, first = [copy_back.args[1]], set(), order[copy_back]
+    while stack:
+        n = stack.pop()
+        if not isinstance(n, fx.Node) or n in seen or n.op != "call_function":
+            continue
+        seen.add(n)
+        if not op_facts.is_view_node(n) and any(a in target_views for a in n.all_input_nodes):
+            first = min(first, order[n])
+        stack.extend(n.all_input_nodes)
+    return first
+
+
+def _reaches_use(call: fx.Node, graph: fx.Graph, start: fx.Node, epilogue: Dict[fx.Node, fx.Node]) -> bool:
+    """Whether ``start``'s value reaches an epilogue write or a result of the function that the
+    graph of ``call`` reads."""
+    copies = set(epilogue.values())
+    stack, seen = [start], set()
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if n in copies:
+            return True
+        if n.op == "output":
+            return _results_read(call)
+        stack.extend(n.users)
+    return False
+
+
+def _results_read(call: fx.Node) -> bool:
+    """Whether the graph reads any result of ``call`` other than the new values of its bases
+    (it returns the function's results, then one new value per base)."""
+    value = call.meta.get("val")
+    if not isinstance(value, (list, tuple)):
+        return True
+    results = len(value) - len(nodes_in(call.kwargs.get("_all_bases")))
+    for user in call.users:
+        index = user.args[1] if op_facts.is_getitem(user) and len(user.args) > 1 else None
+        if not isinstance(index, int) or (index < results and user.users):
+            return True
+    return False
