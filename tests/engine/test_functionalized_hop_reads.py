@@ -117,6 +117,14 @@ def view_of_base_read_after_write(x0, x1):  # fuzz seed 199 p57: x1[0] is x0[1]
     return torch.cond(x0.sum() > 0, true_fn, lambda p: p * 0, (x0,))
 
 
+def view_of_base_read_after_whole_write(x0, x1):   # the epilogue writes x1: stock is wrong too
+    def true_fn(p):
+        x1.add_(1.0)
+        return p.sum(0, keepdim=True)
+
+    return torch.cond(x0.sum() > 0, true_fn, lambda p: p.sum(0, keepdim=True), (x0,))
+
+
 def stale(fn, *inputs):
     from rewrite.analysis.facts import stale_reads
 
@@ -135,5 +143,6 @@ def test_a_read_before_the_write_or_never_used_is_no_stale_read():
     assert stale(own_base_late_read_unused, torch.arange(8.0)[::2]) == set()
 
 
-def test_an_operand_that_only_views_a_base_is_left_to_reinplacing():
+def test_an_operand_that_only_views_a_base_is_left_to_reinplacing_of_a_scatter_only():
     assert stale(view_of_base_read_after_write, *aliased_inputs()) == set()
+    assert stale(view_of_base_read_after_whole_write, *aliased_inputs()) == {"operand0"}

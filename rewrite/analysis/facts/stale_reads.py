@@ -10,15 +10,18 @@ functionalization gives the branch back the order of its reads and writes, so a 
 call stops and runs eagerly (``cond_captured_mutations``, the Dynamo-stage rewrite, declined it).
 
 The joint pass records the hazard before Inductor's passes run (:func:`record`): a copy of a base
-that noop removal merged into it later (fuzz p1704) is no aliasing of the program's.  The operands
-looked at are those passed as one of the call's bases itself (p55); an operand that is only a view
-of a base (p57) is left to the reinplacing that writes the branch in place, which makes it read the
-write as stock Inductor does (``operand_layouts`` no longer forces such operands apart).  A read
+that noop removal merged into it later (fuzz p1704) is no aliasing of the program's.  An operand
+that is one of the call's bases (p55) counts wherever it is read after the base's update.  An
+operand that only views a base (two aliased inputs, seed 199 p57) counts only against a write the
+epilogue makes: a chain of view scatters into the written operand (``x1[0] = -1.0``) is written in
+place where it is made, by stock Inductor's reinplacing and the rules', and a later read sees it
+(``operand_layouts`` does not force such operands apart); a whole new value (``x1.add_(1.0)``,
+wrong under stock Inductor and aot_eager too) is not.  A read
 counts where it comes after the first node computing the other operand's update, in the order
 AOTAutograd traced the branch, and its value reaches a write or a result of the call that the
 graph reads (p1830's branch returns ``p.clone()`` after its write, and nothing reads it).  A
 ``while_loop`` (a body reads in one iteration what it wrote in the one before) and any call whose
-functions cannot be matched to its operands count every such operand.
+functions cannot be matched to its operands count every operand that is a base.
 """
 from __future__ import annotations
 
@@ -56,27 +59,31 @@ def stopping_call(graph: fx.Graph) -> str:
 
 
 def stale_operands(call: fx.Node) -> Set[str]:
-    """Names of ``call``'s operands that one of its functions reads after writing another operand
-    sharing their memory (see the module docstring)."""
+    """Names of ``call``'s read operands that one of its functions reads after writing memory they
+    share (see the module docstring).  Where the call's view metadata cannot be read, or its
+    functions cannot be matched to its operands, every operand that is a base counts."""
     bases = set(nodes_in(call.kwargs.get("_all_bases")))
-    roots = _operand_roots(call)
-    written = set(functionalized.v2_views(call))
-    shared = {name for name, value in functionalized.read_only_arguments(call)
-              if any(n in bases for n in nodes_in(value))}
-    if not shared:
-        return set()
+    reads = functionalized.read_only_arguments(call)
+    base_reads = {name for name, value in reads if any(n in bases for n in nodes_in(value))}
+    try:
+        roots = _operand_roots(call)
+        written = set(functionalized.v2_views(call))
+    except Exception:  # noqa: BLE001 - metadata torch cannot read: count every such operand
+        return base_reads
+    view_reads = {name for name, _ in reads if name not in base_reads and roots.get(name) is not None
+                  and any(roots.get(w) is roots[name] for w in written)}
     functions = _functions(call)
     if call.args[0] is not torch.ops.higher_order.cond or not functions:
-        return shared
+        return base_reads
     out: Set[str] = set()
     for fn in functions:
         placeholders = [n for n in fn.graph.nodes if n.op == "placeholder"]
         names = _operand_names(call, len(placeholders))
         if names is None:
-            return shared
+            return base_reads
         by_name = dict(zip(names, placeholders))
-        for name in shared:
-            if _read_after_write(call, fn.graph, by_name, name, roots, written):
+        for name in base_reads | view_reads:
+            if _read_after_write(call, fn.graph, by_name, name, roots, written, name in view_reads):
                 out.add(name)
     return out
 
@@ -118,21 +125,24 @@ def _operand_names(call: fx.Node, count: int) -> Optional[List[str]]:
 
 
 def _read_after_write(call: fx.Node, graph: fx.Graph, by_name: Dict[str, fx.Node], name: str,
-                      roots: Dict[str, fx.Node], written: Set[str]) -> bool:
+                      roots: Dict[str, fx.Node], written: Set[str], late_writes_only: bool) -> bool:
     """Whether ``graph`` (a function of ``call``) reads operand ``name`` after its first update
     of another written operand sharing its memory, and that read reaches a write or a result
-    the graph of ``call`` reads."""
+    the graph of ``call`` reads.  ``late_writes_only``: count only the operands whose update is
+    not written in place where it is made (:func:`_scattered_in_place`)."""
     order = {n: i for i, n in enumerate(graph.nodes)}
     epilogue = {n.args[0]: n for n in graph.nodes
                 if n.op == "call_function" and n.target is torch.ops.aten.copy_.default and n.args[0] in order
                 and n.args[0].op == "placeholder"}
     placeholder = by_name.get(name)
-    if placeholder is None:
+    if placeholder is None or roots.get(name) is None:
         return True
     first = None
     for other in written:
         target = by_name.get(other)
         if other == name or target is None or roots.get(other) is not roots[name] or target not in epilogue:
+            continue
+        if late_writes_only and _scattered_in_place(epilogue[target]):
             continue
         at = _first_update(epilogue[target], set(op_facts.self_and_views(target)), order)
         first = at if first is None else min(first, at)
@@ -140,9 +150,28 @@ def _read_after_write(call: fx.Node, graph: fx.Graph, by_name: Dict[str, fx.Node
         return False
     views = set(op_facts.self_and_views(placeholder))
     copies = set(epilogue.values())
-    late = [n for n in graph.nodes if order[n] > first and n not in views and n.op in ("call_function", "output")
+    late = [n for n in graph.nodes if _after(n, first, order) and n not in views and n.op in ("call_function", "output")
             and any(a in views for a in (n.args[1:] if n in copies else n.all_input_nodes))]
     return any(_reaches_use(call, graph, n, epilogue) for n in late)
+
+
+def _scattered_in_place(copy_back: fx.Node) -> bool:
+    """The new value ``copy_back`` writes is a chain of view scatters (``select_scatter``,
+    ``slice_scatter``...) into the operand itself: reinplacing writes each region in place where
+    the scatter is (stock Inductor's, and the rules'), so a later read of memory it shares reads
+    the write.  A whole new value (``add``, ``copy``) is written only by the epilogue."""
+    value = copy_back.args[1]
+    while isinstance(value, fx.Node) and op_facts.is_view_scatter(value):
+        if value.args[0] is copy_back.args[0]:
+            return True
+        value = value.args[0]
+    return False
+
+
+def _after(node: fx.Node, first: int, order: Dict[fx.Node, int]) -> bool:
+    """``node`` runs after the update at ``first``, or is that update and a higher-order op (a
+    loop whose body writes the base reads, from its second iteration on, what it wrote)."""
+    return order[node] > first or (order[node] == first and isinstance(node.target, torch._ops.HigherOrderOperator))
 
 
 def _first_update(copy_back: fx.Node, target_views: Set[fx.Node], order: Dict[fx.Node, int]) -> int:

@@ -160,7 +160,7 @@ def _require_cond_operand_layouts(gm: fx.GraphModule) -> List[str]:
         values = _cond_values(cond) or []
         viewed_anywhere = {v for v, viewed in values if viewed}   # (one node can be a base and an operand)
         written = set(cond.kwargs.get("_all_bases") or ()) if cond.target is _AF_V2 else set()
-        shared = _sharing_memory([v for v, _ in values])
+        shared = _sharing_memory([v for v, _ in values], written)
         for value in dict.fromkeys(v for v, _ in values):
             if value in viewed_anywhere and layout_maps.operand_reading_differs(cond, value):
                 continue    # its views address an input's storage: the base is that input, updated in place
@@ -176,16 +176,17 @@ def _require_cond_operand_layouts(gm: fx.GraphModule) -> List[str]:
     return notes
 
 
-def _sharing_memory(values: List[fx.Node]) -> set:
-    """The ``values`` of one call that live in the memory of another of them (an operand that
-    views a base, fuzz seed 199 p57: ``x0`` and ``x1`` views of one input, the branch writes
-    ``x1[0]`` and reads ``x0``).  The branch reads the write only through that memory (stock
-    Inductor's reinplacing writes it in place), and a force of either is a copy of its own on the
-    eager base (``eager_force_stride``), where the branch then read the operand's old value."""
+def _sharing_memory(values: List[fx.Node], written: set) -> set:
+    """The ``values`` of one call that share memory with one of its ``written`` bases (an operand
+    that views a base, fuzz seed 199 p57: ``x0`` and ``x1`` views of one input, the branch writes
+    ``x1[0]`` and reads ``x0``), with that base.  The branch reads the write only through that
+    memory (stock Inductor's reinplacing writes it in place), and a force of either is a copy of
+    its own on the eager base (``eager_force_stride``), where the branch then read the operand's
+    old value."""
     roots: dict = {}
     for v in dict.fromkeys(values):
         roots.setdefault(op_facts.root_of(v), []).append(v)
-    return {v for group in roots.values() if len(group) > 1 for v in group}
+    return {v for group in roots.values() if len(group) > 1 and any(g in written for g in group) for v in group}
 
 
 def _input_laid_out_otherwise(value: fx.Node, key: str) -> bool:

@@ -6,7 +6,7 @@ the base itself, already in the graph AOTAutograd made.  The functionalized bran
 two inputs, reads the operand as it was before the call and writes the base in its epilogue, in
 place or not, so `p + 1` missed the loop's write.  Stock Inductor and aot_eager raised on the loop
 inside the branch, which `while_loop_captured_mutations` made compile; rewrite then returned
-wrong values on both bases.  The engine now stops such a call (`functionalized.reads_of_bases`,
+wrong values on both bases.  The engine now stops such a call (`stale_reads.stopping_call`,
 read from what the joint pass recorded) and the graph runs eagerly."""
 import torch
 
