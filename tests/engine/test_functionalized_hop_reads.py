@@ -109,6 +109,19 @@ def own_base_late_read_unused(x):          # p1830's shape: the late read's resu
     return x * 2
 
 
+def own_base_rows_read_after_write(rows):  # fuzz seed 199 p71's shape: read x[rows] after x[3:4] = -1
+    def fn(x):
+        o = x[3:4]
+
+        def true_fn(p):
+            o[0] = -1.0
+            return p[rows] * 2
+
+        return torch.cond(x.sum() > 0, true_fn, lambda p: p[rows] * 0, (x,))
+
+    return fn
+
+
 def view_of_base_read_after_write(x0, x1):  # fuzz seed 199 p57: x1[0] is x0[1]
     def true_fn(p):
         x1[0] = -1.0
@@ -146,3 +159,11 @@ def test_a_read_before_the_write_or_never_used_is_no_stale_read():
 def test_an_operand_that_only_views_a_base_is_left_to_reinplacing_of_a_scatter_only():
     assert stale(view_of_base_read_after_write, *aliased_inputs()) == set()
     assert stale(view_of_base_read_after_whole_write, *aliased_inputs()) == {"operand0"}
+
+
+def test_a_read_of_elements_apart_from_the_write_is_no_stale_read():
+    x = torch.arange(6.0)
+    assert stale(own_base_rows_read_after_write(slice(1, 3)), x) == set()
+    assert stale(own_base_rows_read_after_write(slice(2, 4)), x) == {"operand0"}
+    assert stale(own_base_rows_read_after_write(slice(1, 3)), torch.arange(12.0)[::2]) == set()
+    assert stale(own_base_rows_read_after_write(slice(3, 5)), torch.arange(12.0)[::2]) == {"operand0"}

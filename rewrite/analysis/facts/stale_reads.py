@@ -19,8 +19,10 @@ place where it is made, by stock Inductor's reinplacing and the rules', and a la
 wrong under stock Inductor and aot_eager too) is not.  A read
 counts where it comes after the first node computing the other operand's update, in the order
 AOTAutograd traced the branch, and its value reaches a write or a result of the call that the
-graph reads (p1830's branch returns ``p.clone()`` after its write, and nothing reads it).  A
-``while_loop`` (a body reads in one iteration what it wrote in the one before) and any call whose
+graph reads (p1830's branch returns ``p.clone()`` after its write, and nothing reads it), and
+for an operand that is the written view's base, where the elements it reads can meet those the
+update writes: both are replayed on the base's storage offsets, with static shapes (seed 199
+p71 reads ``x0[1:3]`` after writing ``x0[3:4]``).  A ``while_loop`` (a body reads in one iteration what it wrote in the one before) and any call whose
 functions cannot be matched to its operands count every operand that is a base.
 """
 from __future__ import annotations
@@ -137,22 +139,106 @@ def _read_after_write(call: fx.Node, graph: fx.Graph, by_name: Dict[str, fx.Node
     placeholder = by_name.get(name)
     if placeholder is None or roots.get(name) is None:
         return True
-    first = None
+    views = set(op_facts.self_and_views(placeholder))
+    copies = set(epilogue.values())
     for other in written:
         target = by_name.get(other)
         if other == name or target is None or roots.get(other) is not roots[name] or target not in epilogue:
             continue
         if late_writes_only and _scattered_in_place(epilogue[target]):
             continue
-        at = _first_update(epilogue[target], set(op_facts.self_and_views(target)), order)
-        first = at if first is None else min(first, at)
-    if first is None:
+        first = _first_update(epilogue[target], set(op_facts.self_and_views(target)), order)
+        late = [n for n in graph.nodes if _after(n, first, order) and n not in views
+                and n.op in ("call_function", "output")
+                and any(a in views for a in (n.args[1:] if n in copies else n.all_input_nodes))]
+        late = [n for n in late if _reaches_use(call, graph, n, epilogue)]
+        if late and not _regions_disjoint(call, graph, (name, placeholder, views, late), (other, epilogue[target])):
+            return True
+    return False
+
+
+def _regions_disjoint(call: fx.Node, graph: fx.Graph, read, write) -> bool:
+    """Whether the elements the ``late`` nodes read of operand ``name`` (a base of ``call``) are
+    proven apart from those the update ``copy_back`` writes into operand ``other`` (a view of that
+    base): both replayed on the base's storage offsets (``x0[1:3]`` read after ``x0[3:4]``'s
+    ``select_scatter``, fuzz seed 199 p71).  False where it cannot tell (symbolic sizes, views it
+    cannot replay, another base)."""
+    from torch._subclasses.fake_tensor import unset_fake_temporarily
+
+    name, placeholder, views, late = read
+    other, copy_back = write
+    try:
+        with unset_fake_temporarily():      # real offsets, not fakes of the pass's mode (unbacked ints)
+            return _apart(call, graph, name, placeholder, views, late, other, copy_back)
+    except Exception:  # noqa: BLE001 - any view it cannot replay: it cannot tell
         return False
-    views = set(op_facts.self_and_views(placeholder))
-    copies = set(epilogue.values())
-    late = [n for n in graph.nodes if _after(n, first, order) and n not in views and n.op in ("call_function", "output")
-            and any(a in views for a in (n.args[1:] if n in copies else n.all_input_nodes))]
-    return any(_reaches_use(call, graph, n, epilogue) for n in late)
+
+
+def _apart(call: fx.Node, graph: fx.Graph, name: str, placeholder: fx.Node, views: Set[fx.Node], late: List[fx.Node],
+           other: str, copy_back: fx.Node) -> bool:
+    """:func:`_regions_disjoint`, outside the fake-tensor mode."""
+    info = functionalized.v2_views(call).get(other)
+    bases = nodes_in(call.kwargs.get("_all_bases"))
+    if isinstance(info, (list, tuple)) or info is None or call.kwargs.get(name) is not bases[info.base_index]:
+        return False
+    storage = _storage_offsets(bases[info.base_index])
+    if storage is None:
+        return False
+    env = {placeholder: storage,
+           copy_back.args[0]: info.regenerate_view([storage if i == info.base_index else None
+                                                    for i in range(len(bases))])}
+    _replay_views(graph, env)
+    read_args = [a for n in late for a in (n.args[1:] if n is copy_back else n.all_input_nodes) if a in views]
+    if any(a not in env for a in read_args):
+        return False
+    reads = set().union(*(set(env[a].flatten().tolist()) for a in read_args))
+    return reads.isdisjoint(_written_offsets(copy_back, env))
+
+
+#: Views that address storage: the branch's inputs are traced as tensors of their own, so their
+#: offsets there need not be the base's (left out: a read through one is never proven apart).
+_ADDRESSING = (torch.ops.aten.as_strided.default,)
+
+
+def _storage_offsets(base: fx.Node) -> Optional[torch.Tensor]:
+    """A tensor laid out as ``base``'s fake value whose elements are their storage offsets; None
+    where its layout is symbolic."""
+    val = base.meta.get("val")
+    if not isinstance(val, torch.Tensor):
+        return None
+    layout = [*val.shape, *val.stride(), val.storage_offset()]
+    if any(not isinstance(v, int) for v in layout):
+        return None
+    extent = val.storage_offset() + sum((size - 1) * stride for size, stride in zip(val.shape, val.stride())) + 1
+    return torch.arange(max(extent, 0)).as_strided(val.shape, val.stride(), val.storage_offset())
+
+
+def _replay_views(graph: fx.Graph, env: Dict[fx.Node, torch.Tensor]) -> None:
+    """Run ``graph``'s view ops on the tensors of ``env`` (in place of its placeholders)."""
+    for node in graph.nodes:
+        if node in env or not op_facts.is_view_node(node) or not isinstance(node.target, torch._ops.OpOverload) \
+                or node.target in _ADDRESSING:
+            continue
+        if all(a in env for a in node.all_input_nodes):
+            env[node] = node.target(*fx.node.map_arg(node.args, env.__getitem__),
+                                    **fx.node.map_arg(node.kwargs, env.__getitem__))
+
+
+def _written_offsets(copy_back: fx.Node, env: Dict[fx.Node, torch.Tensor]) -> Set[int]:
+    """The storage offsets ``copy_back``'s new value changes: the regions of a chain of view
+    scatters into the operand, or all of it."""
+    dest, value, out = copy_back.args[0], copy_back.args[1], set()
+    whole = env[dest]
+    while isinstance(value, fx.Node) and op_facts.is_view_scatter(value):
+        view = op_facts.view_op_for_scatter(value.target)
+        if view is None or view in _ADDRESSING:
+            break
+        args = fx.node.map_arg(value.args[2:], env.__getitem__)
+        out |= set(view(whole, *args, **fx.node.map_arg(value.kwargs, env.__getitem__)).flatten().tolist())
+        if value.args[0] is dest:
+            return out
+        value = value.args[0]
+    return set(whole.flatten().tolist())
 
 
 def _scattered_in_place(copy_back: fx.Node) -> bool:
