@@ -111,7 +111,25 @@ def test_a_small_constant_of_a_wrapped_branch_becomes_flat():
     assert torch.equal(got_x, want_x)
 
 
-def test_a_large_constant_of_a_wrapped_branch_stops_the_compile():
-    gm = post_grad(writing_branch([[2, 2, 0]] * 3), torch.arange(1.0, 10.0).reshape(3, 3))
-    with pytest.raises(RuntimeError, match="9 elements: stock Inductor names it"):
+def test_a_larger_constant_of_a_wrapped_branch_is_made_of_inlined_pieces():
+    fn = writing_branch([[2, 2, 0]] * 3)               # 9 elements: pieces of 8 and 1, concatenated
+    x = torch.arange(1.0, 10.0).reshape(3, 3)
+    gm = post_grad(fn, x.clone())
+    notes = wrapped_function_constants(gm)
+    gm.recompile()
+    assert len(notes) == 1 and "2 flat piece(s)" in notes[0]
+    [true_fn] = [getattr(gm, a.target) for a in v2_call(gm).kwargs.values() if getattr(a, "op", None) == "get_attr"
+                 and isinstance(getattr(gm, a.target), torch.fx.GraphModule) and tensor_attrs(getattr(gm, a.target))]
+    assert sorted(tuple(getattr(true_fn, n.target).shape) for n in tensor_attrs(true_fn)) == [(1,), (8,)]
+    got_x, want_x = x.clone(), x.clone()
+    with torch.inference_mode():
+        got = gm(got_x)
+        want = fn(want_x)
+    assert torch.equal(got[0] if isinstance(got, (tuple, list)) else got, want[0] if isinstance(want, (tuple, list)) else want)
+    assert torch.equal(got_x, want_x)
+
+
+def test_a_huge_constant_of_a_wrapped_branch_stops_the_compile():
+    gm = post_grad(writing_branch([[2, 2, 0]] * 90), torch.arange(1.0, 10.0).reshape(3, 3))
+    with pytest.raises(RuntimeError, match="270 elements: stock Inductor names it"):
         wrapped_function_constants(gm)

@@ -14,9 +14,9 @@ program means, and it costs nothing (the same tensor, read where it was).
 A ``cond`` or ``while_loop`` whose functions write an operand reaches the post-grad passes
 wrapped in ``auto_functionalized_v2`` (fuzz seed 67 p137: a branch's ``scatter_add_`` into a
 transposed input, which the dependency rule leaves to the compiler), whose operands are base
-indices under a schema constant: no operand can be added.  There a constant of at most 8
-elements becomes a one-dimensional constant, which Inductor inlines (``can_inline_constant``),
-viewed in its shape; a larger one cannot be lowered, and the compile stops
+indices under a schema constant: no operand can be added.  There a constant becomes flat
+one-dimensional pieces of at most 8 elements, which Inductor inlines (``can_inline_constant``),
+concatenated and viewed in its shape; one of more than ``MAX_PIECES`` pieces stops the compile
 (``wrapped_function_constants``)."""
 from __future__ import annotations
 
@@ -104,11 +104,18 @@ def hoist_function_constants(root: fx.GraphModule) -> List[str]:
 INLINED_ELEMENTS = 8
 
 
+#: A larger constant of a wrapped function is made of this many inlined pieces at most (each
+#: piece is one more constant in the compiled code); a still larger one stops the compile
+MAX_PIECES = 32
+
+
 def wrapped_function_constants(root: fx.GraphModule) -> List[str]:
     """Make each tensor constant of the functions of a ``while_loop`` or ``cond`` under
-    ``auto_functionalized_v2`` one Inductor inlines: a flat constant of the same elements, viewed
-    in the constant's shape.  Returns one line per constant; raises where a constant is too large
-    to inline (Inductor would name it in the compiled code and never set it)."""
+    ``auto_functionalized_v2`` one Inductor inlines: flat pieces of at most ``INLINED_ELEMENTS``
+    elements, concatenated (where there are several) and viewed in the constant's shape.  Returns
+    one line per constant; raises where a constant needs more than ``MAX_PIECES`` pieces
+    (Inductor would name it in the compiled code and never set it: fuzz seed 197 p440, where the
+    branch that reads it did not run, and stock matched eager only so)."""
     graph, notes = root.graph, []
     fake_mode = graph_fake_mode(graph)
     for call in [n for n in graph.nodes if functionalized.is_functionalized_hop_v2(n) and n.args[0] in _OPERANDS]:
@@ -116,27 +123,45 @@ def wrapped_function_constants(root: fx.GraphModule) -> List[str]:
             for node, value in _constants(function):
                 if value.dim() == 0 or value.dim() == 1 and value.numel() <= INLINED_ELEMENTS:
                     continue
-                if value.numel() > INLINED_ELEMENTS or fake_mode is None:
+                flat = value.detach().contiguous().reshape(-1).clone()
+                pieces = list(flat.split(INLINED_ELEMENTS)) or [flat]
+                if len(pieces) > MAX_PIECES or fake_mode is None:
                     raise RuntimeError(f"{call.name}: the constant {node.target} of a function of the "
                                        f"{call.args[0]} it wraps has {value.numel()} elements: stock Inductor "
                                        f"names it in the compiled code and never sets it, and under "
                                        f"auto_functionalized_v2 it cannot be passed as an operand")
-                name = _unique_name(function, f"{node.target}_flat")
-                flat = value.detach().contiguous().reshape(-1).clone()
-                setattr(function, name, flat)
-                key = meta_key(function.graph)
-                with function.graph.inserting_before(node):      # (Inductor traces the call again, with
-                    made = function.graph.create_node("get_attr", name)      # fake tensors: only a lift
-                    lifted = function.graph.call_function(torch.ops.aten.lift_fresh_copy.default, (made,))
-                    viewed = function.graph.call_function(torch.ops.aten.view.default, (lifted, list(value.shape)))
-                with fake_mode:                                    # takes a real constant there)
-                    made.meta[key] = fake_mode.from_tensor(flat, static_shapes=True)
-                    lifted.meta[key] = torch.empty_like(made.meta[key])
-                    viewed.meta[key] = lifted.meta[key].view(value.shape)
+                viewed = _inlined(function, node, value, [p.clone() for p in pieces], fake_mode)
                 node.replace_all_uses_with(viewed)
                 function.graph.erase_node(node)
-                notes.append(f"{call.name}: the constant {node.target} of its {call.args[0]} is made flat "
-                             f"({name}), which Inductor inlines; stock Inductor never sets a function's own "
-                             f"constant")
+                notes.append(f"{call.name}: the constant {node.target} of its {call.args[0]} is made of "
+                             f"{len(pieces)} flat piece(s), which Inductor inlines; stock Inductor never sets a "
+                             f"function's own constant")
             function.recompile()
     return notes
+
+
+def _inlined(function: fx.GraphModule, node: fx.Node, value: torch.Tensor, pieces: List[torch.Tensor],
+             fake_mode) -> fx.Node:
+    """Nodes before ``node`` that make ``value`` from ``pieces`` (flat constants Inductor inlines);
+    returns the last."""
+    key = meta_key(function.graph)
+    lifted = []
+    with function.graph.inserting_before(node):          # (Inductor traces the call again, with
+        for piece in pieces:                               # fake tensors: only a lift takes a real
+            name = _unique_name(function, f"{node.target}_flat")     # constant there)
+            setattr(function, name, piece)
+            made = function.graph.create_node("get_attr", name)
+            lift = function.graph.call_function(torch.ops.aten.lift_fresh_copy.default, (made,))
+            with fake_mode:
+                made.meta[key] = fake_mode.from_tensor(piece, static_shapes=True)
+                lift.meta[key] = torch.empty_like(made.meta[key])
+            lifted.append(lift)
+        flat = lifted[0]
+        if len(lifted) > 1:
+            flat = function.graph.call_function(torch.ops.aten.cat.default, (lifted,))
+            with fake_mode:
+                flat.meta[key] = torch.cat([n.meta[key] for n in lifted])
+        viewed = function.graph.call_function(torch.ops.aten.view.default, (flat, list(value.shape)))
+        with fake_mode:
+            viewed.meta[key] = flat.meta[key].view(value.shape)
+    return viewed
