@@ -165,6 +165,30 @@ def functional_reading_not_the_programs(graph: fx.Graph, candidates: Optional[It
     return ""
 
 
+def functions_address_fresh_operands(gm: fx.GraphModule) -> str:
+    """Why a higher-order op of ``gm``'s graph cannot run as the program did ("" when it can): one
+    of its functions addresses an operand's storage (the program's ``x.as_strided`` of it, as a
+    functional ``as_strided_scatter`` or written in place by the rules on the function), and the
+    call passes a fresh value standing for an input's memory laid out otherwise
+    (``layout_maps.operand_reading_differs``).  What the branch
+    addresses is then elements of a copy, not of the input (fuzz seed 199 p654: a branch's
+    ``x0.as_strided((4,), (1,), 1)`` of a strided input that a rewritten ``while_loop`` updated
+    before the ``cond``; its write reached storage between ``x0``'s elements)."""
+    for call in gm.graph.nodes:
+        if call.op != "call_function":
+            continue
+        values = call.all_input_nodes
+        functions = [getattr(gm, a.target) for a in values if a.op == "get_attr"
+                     and isinstance(getattr(gm, a.target, None), fx.GraphModule)]
+        if not any(lm.storage_addressed_operands(n) for f in functions for n in f.graph.nodes):
+            continue
+        for value in values:
+            why = lm.operand_reading_differs(call, value) if value.op != "get_attr" else ""
+            if why:
+                return f"`{call.name}`: one of its functions addresses an operand's storage (as_strided), and {why}"
+    return ""
+
+
 def storage_addressed_scatter_change(created, erased, old_args) -> str:
     """Why a change cannot be judged ("" when it can): it creates, erases or gives another base
     (or other addresses) to an ``as_strided_scatter`` whose functional reading is not what the

@@ -32,7 +32,7 @@ from rewrite.analysis.inductor import earlier_passes, functionalized_calls, rein
 from rewrite.analysis.facts import op_facts, stale_reads
 from rewrite.analysis.semantics import aliases
 from rewrite.analysis.graph_facts import GraphFacts, hop_subgraphs, subgraph_written_placeholders
-from rewrite.analysis.legality import Legality
+from rewrite.analysis.legality import Legality, functions_address_fresh_operands
 from rewrite.analysis.facts.verdict import Verdict
 from rewrite.engine import compiler
 from rewrite.engine.cache_key import cache_key
@@ -247,7 +247,8 @@ class RuleSet:
         graph is a higher-order op's function (its inputs are its operands)."""
         if stage in S.POST_GRAD:
             with _timed(report.seconds, "earlier_passes"):     # judged before our rules move anything
-                lost = earlier_passes.input_updates_dropped(graph) or stale_reads.stopping_call(graph)
+                lost = earlier_passes.input_updates_dropped(graph) or stale_reads.stopping_call(graph) \
+                    or (not subgraph and functions_address_fresh_operands(root))
             if lost:
                 raise EarlierPassError(f"{label}: {lost}")
         st = self._state(root, graph, stage, label, subgraph, inductor)

@@ -24,6 +24,13 @@ for an operand that is the written view's base, where the elements it reads can 
 update writes: both are replayed on the base's storage offsets, with static shapes (seed 199
 p71 reads ``x0[1:3]`` after writing ``x0[3:4]``).  A ``while_loop`` (a body reads in one iteration what it wrote in the one before) and any call whose
 functions cannot be matched to its operands count every operand that is a base.
+
+Two written operands of one base are the same hazard the other way round: each new value is
+computed from its operand's old elements, and a whole new value copied back in the epilogue
+undoes the other's write where it covers an element the other writes (seed 199 p770; the
+``fill_`` of a 0-d view of a base, written apart from the base's scattered write, does not: seed
+43 p217).  Such an operand
+counts too (:func:`_clobbering_writes`), in a ``cond``.
 """
 from __future__ import annotations
 
@@ -55,8 +62,9 @@ def stopping_call(graph: fx.Graph) -> str:
         names = call.meta.get(STALE_READS) if functionalized.is_functionalized_hop_v2(call) else None
         if names:
             name = sorted(names)[0]
-            return (f"`{call.name}` ({op_display_name(call.args[0])}) reads its operand `{name}` after writing "
-                    f"memory it shares: functionalized, its functions read it as it was before the write")
+            return (f"`{call.name}` ({op_display_name(call.args[0])}): its functions read or copy back operand "
+                    f"`{name}` without a write to memory it shares that came before: functionalized, they see it "
+                    f"as it was before the write")
     return ""
 
 
@@ -87,7 +95,56 @@ def stale_operands(call: fx.Node) -> Set[str]:
         for name in base_reads | view_reads:
             if _read_after_write(call, fn.graph, by_name, name, roots, written, name in view_reads):
                 out.add(name)
+        out |= _clobbering_writes(call, fn.graph, by_name, written)
     return out
+
+
+def _clobbering_writes(call: fx.Node, graph: fx.Graph, by_name: Dict[str, fx.Node], written: Set[str]) -> Set[str]:
+    """Written operands of ``graph`` (a function of ``call``) whose whole new value its epilogue
+    writes over an element that another written operand of the same base writes (fuzz seed 199
+    p770: `x0.add_(3.0)` then `x1[3] = 1.0` with `x1 = x0[0]`): each new value was computed from its
+    operand's old elements, so the whole copy back undoes the other write.  A chain of view
+    scatters is written in place where it is made (:func:`_scattered_in_place`), not by the
+    epilogue; the operands' memories are compared on the base's storage offsets where the shapes
+    are static (else they may overlap)."""
+    epilogue = {n.args[0]: n for n in graph.nodes
+                if n.op == "call_function" and n.target is torch.ops.aten.copy_.default
+                and getattr(n.args[0], "op", None) == "placeholder"}
+    updated = {name: epilogue[by_name[name]] for name in written if by_name.get(name) in epilogue}
+    whole = {name for name, copy_back in updated.items() if not _scattered_in_place(copy_back)}
+    if not whole or len(updated) < 2:
+        return set()
+    try:
+        views = functionalized.v2_views(call)
+    except Exception:  # noqa: BLE001 - metadata torch cannot read: they may overlap
+        return whole
+    return {name for name in whole
+            if any(other != name and _may_overlap(call, views.get(name), views.get(other), updated[other])
+                   for other in updated)}
+
+
+def _may_overlap(call: fx.Node, whole, other, other_copy_back: fx.Node) -> bool:
+    """Whether the memory of the operand of ``ViewInfo`` ``whole`` may hold elements that the
+    update ``other_copy_back`` writes into the operand of ``other`` (its view scatters' regions,
+    or all of it), compared on the base's storage offsets."""
+    from torch._subclasses.fake_tensor import unset_fake_temporarily
+
+    if whole is None or other is None or isinstance(whole, (list, tuple)) or isinstance(other, (list, tuple)):
+        return True
+    if whole.base_index != other.base_index:
+        return False
+    bases = nodes_in(call.kwargs.get("_all_bases"))
+    try:
+        with unset_fake_temporarily():
+            storage = _storage_offsets(bases[whole.base_index])
+            if storage is None:
+                return True
+            listed = [storage if i == whole.base_index else None for i in range(len(bases))]
+            mine = set(whole.regenerate_view(listed).flatten().tolist())
+            theirs = _written_offsets(other_copy_back, {other_copy_back.args[0]: other.regenerate_view(listed)})
+            return not mine.isdisjoint(theirs)
+    except Exception:  # noqa: BLE001 - a view it cannot regenerate: they may overlap
+        return True
 
 
 def _operand_roots(call: fx.Node) -> Dict[str, fx.Node]:

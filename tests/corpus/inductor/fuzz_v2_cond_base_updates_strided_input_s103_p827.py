@@ -5,12 +5,17 @@ branch writes `x2.as_strided(...)` (`rewrite fuzz --seed 103` program 827, minim
 and the branches are compiled for those dense strides.  Inductor writes the `index_put` in place
 into the input, so the branch got the input's strides `(10, 2)` and its entry check raised (stock
 too; aot_eager right).  A written base that updates an input laid out otherwise is now copied
-before its layout is forced (`operand_layouts._input_laid_out_otherwise`)."""
+before its layout is forced (`operand_layouts._input_laid_out_otherwise`).  Since seed 199 p654
+the graph stops and runs eagerly (`legality.functions_address_fresh_operands`): the branch's
+`as_strided` addresses storage of a fresh value laid out otherwise than the input it stands for;
+here the one element written (storage slot 0) is the same element in both layouts, which that
+check does not prove (it would need the addressed elements replayed on both layouts)."""
 import torch
 
 EXPECT = """
 matches_eager atol=1e-05 rtol=1e-05
 warns: operand 0 (`l_x2_`) has strides
+warns: runs eagerly instead
 inductor
 """
 MODE = "inference"
