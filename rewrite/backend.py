@@ -36,7 +36,7 @@ import torch
 import torch.fx as fx
 from torch._inductor.custom_graph_pass import CustomGraphPass, CustomInferenceAwareGraphPass
 
-from rewrite.analysis.facts import stale_reads
+from rewrite.analysis.semantics import stale_reads
 from rewrite.analysis.facts.fake import graph_fake_mode
 from rewrite.analysis.inductor.earlier_passes import record_inputs_addressed, record_joint_outputs
 from rewrite.eager_graph import runnable_as_aten

@@ -29,7 +29,8 @@ from rewrite import stages as S
 from rewrite.analysis.inductor import copies as copy_count
 from rewrite.analysis.inductor import operand_layouts, subgraph_constants, symbolic_offsets
 from rewrite.analysis.inductor import earlier_passes, functionalized_calls, reinplace
-from rewrite.analysis.facts import op_facts, stale_reads
+from rewrite.analysis.facts import op_facts
+from rewrite.analysis.semantics import stale_reads
 from rewrite.analysis.semantics import aliases
 from rewrite.analysis.graph_facts import GraphFacts, hop_subgraphs, subgraph_written_placeholders
 from rewrite.analysis.legality import Legality, functions_address_fresh_operands

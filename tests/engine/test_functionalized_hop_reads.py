@@ -139,7 +139,7 @@ def view_of_base_read_after_whole_write(x0, x1):   # the epilogue writes x1: sto
 
 
 def stale(fn, *inputs):
-    from rewrite.analysis.facts import stale_reads
+    from rewrite.analysis.semantics import stale_reads
 
     gm = aot_graph(fn, *inputs)
     calls = [n for n in gm.graph.nodes if functionalized.is_functionalized_hop_v2(n)]
@@ -199,3 +199,25 @@ def test_written_operands_scattered_in_place_or_apart_are_not():
     assert stale(two_written(set_one, set_one), *aliased_inputs()) == set()
     base = torch.arange(8.0)
     assert stale(two_written(set_one, add_one), base[0:4], base[4:8]) == set()
+
+
+def own_base_read_through_dtype_view(x):   # view.dtype reinterprets bytes: never replayed
+    o = x[2:3]
+
+    def true_fn(p):
+        o[0] = -1.0
+        return p.view(torch.int32)[2:3] * 2
+
+    return torch.cond(x.sum() > 0, true_fn, lambda p: p.view(torch.int32)[2:3] * 0, (x,))
+
+
+def test_a_read_through_a_view_that_depends_on_layout_is_never_proven_apart():
+    assert stale(own_base_read_through_dtype_view, torch.arange(6.0)) == {"operand0"}
+
+
+def test_a_written_operand_reading_another_ones_whole_update_is_found():
+    def copy_row(t):
+        t[4] = t[1]
+
+    base = torch.arange(7.0)
+    assert stale(two_written(add_one, copy_row), base[1:3], base[0:6])    # x1 + 1 is copied back only at the end

@@ -5,9 +5,7 @@ as `auto_functionalized_v2` with `x0` both a read operand and the base of `v1`: 
 `x0` after writing the base, which `stale_reads` stops where the elements can meet.  Here they
 cannot (rows 1-2 against row 3): replayed on the base's storage offsets, the read and the write
 are apart, so the call compiles (it ran eagerly; stock Inductor right).  With dynamic shapes the
-offsets are symbolic and nothing is proven apart: the call stops and runs eagerly, values right
-(the replay is concrete; a symbolic proof would need the `semantics` room), so the case runs with
-static shapes."""
+same views are replayed on the base's fake value and their regions proven apart symbolically."""
 import torch
 
 EXPECT = """
@@ -17,7 +15,7 @@ inductor
 """
 MODE = "inference"
 CALLS = 3
-DYNAMIC = False
+DYNAMIC = "both"
 AUTO_FUNCTIONALIZED = "v2"
 
 

@@ -7,8 +7,7 @@ write through `x3`, which it then undid (`x2[0]` kept its old value, on both bas
 Inductor, the rules-free pipeline and aot_eager right).  A graph whose inputs' fake values share
 a storage is now left to Inductor as it is (`aliases.shared_inputs`).  `x3`'s whole new value
 (the `fill_`) is copied back over its own element only, apart from `x2[2]` (`stale_reads`
-compares them on the base's storage offsets); with dynamic shapes those offsets are symbolic,
-nothing is proven apart and the call stops, values right, so the case runs with static shapes."""
+compares them on the base's storage offsets, or their regions symbolically with dynamic shapes)."""
 import torch
 
 EXPECT = """
@@ -19,7 +18,7 @@ inductor
 """
 MODE = "inference"
 CALLS = 3
-DYNAMIC = False
+DYNAMIC = "both"
 
 
 def fn(x2, x3):

@@ -21,8 +21,10 @@ counts where it comes after the first node computing the other operand's update,
 AOTAutograd traced the branch, and its value reaches a write or a result of the call that the
 graph reads (p1830's branch returns ``p.clone()`` after its write, and nothing reads it), and
 for an operand that is the written view's base, where the elements it reads can meet those the
-update writes: both are replayed on the base's storage offsets, with static shapes (seed 199
-p71 reads ``x0[1:3]`` after writing ``x0[3:4]``).  A ``while_loop`` (a body reads in one iteration what it wrote in the one before) and any call whose
+update writes: both are replayed on the base's storage offsets (static shapes), or on its fake
+value and their regions proven apart by ``overlap.may_overlap`` (symbolic ones; seed 199 p71 reads
+``x0[1:3]`` after writing ``x0[3:4]``).  Only views whose elements do not depend on the layout
+are replayed (``_REPLAYABLE``: not ``as_strided``, ``view.dtype``...).  A ``while_loop`` (a body reads in one iteration what it wrote in the one before) and any call whose
 functions cannot be matched to its operands count every operand that is a base.
 
 Two written operands of one base are the same hazard the other way round: each new value is
@@ -41,7 +43,9 @@ import torch.fx as fx
 
 from rewrite.analysis.facts import functionalized, op_facts
 from rewrite.analysis.facts.mutation import nodes_in
+from rewrite.analysis.facts.fake import graph_fake_mode
 from rewrite.analysis.facts.op_facts import op_display_name
+from rewrite.analysis.semantics import overlap, regions
 
 #: ``node.meta`` key of a higher-order op's v2 call: the names of the operands its functions read
 #: after writing memory they share, recorded on the graph AOTAutograd made.
@@ -95,6 +99,9 @@ def stale_operands(call: fx.Node) -> Set[str]:
         for name in base_reads | view_reads:
             if _read_after_write(call, fn.graph, by_name, name, roots, written, name in view_reads):
                 out.add(name)
+        for name in written:        # a written operand reading another's whole update (it is copied back only at the end)
+            if _read_after_write(call, fn.graph, by_name, name, roots, written, True):
+                out.add(name)
         out |= _clobbering_writes(call, fn.graph, by_name, written)
     return out
 
@@ -138,7 +145,7 @@ def _may_overlap(call: fx.Node, whole, other, other_copy_back: fx.Node) -> bool:
         with unset_fake_temporarily():
             storage = _storage_offsets(bases[whole.base_index])
             if storage is None:
-                return True
+                return _overlap_symbolically(call, whole, other, other_copy_back)
             listed = [storage if i == whole.base_index else None for i in range(len(bases))]
             mine = set(whole.regenerate_view(listed).flatten().tolist())
             theirs = _written_offsets(other_copy_back, {other_copy_back.args[0]: other.regenerate_view(listed)})
@@ -240,7 +247,7 @@ def _apart(call: fx.Node, graph: fx.Graph, name: str, placeholder: fx.Node, view
         return False
     storage = _storage_offsets(bases[info.base_index])
     if storage is None:
-        return False
+        return _apart_symbolically(call, graph, placeholder, views, late, info, copy_back)
     env = {placeholder: storage,
            copy_back.args[0]: info.regenerate_view([storage if i == info.base_index else None
                                                     for i in range(len(bases))])}
@@ -252,9 +259,104 @@ def _apart(call: fx.Node, graph: fx.Graph, name: str, placeholder: fx.Node, view
     return reads.isdisjoint(_written_offsets(copy_back, env))
 
 
-#: Views that address storage: the branch's inputs are traced as tensors of their own, so their
-#: offsets there need not be the base's (left out: a read through one is never proven apart).
-_ADDRESSING = (torch.ops.aten.as_strided.default,)
+def _overlap_symbolically(call: fx.Node, whole, other, other_copy_back: fx.Node) -> bool:
+    """:func:`_may_overlap` where the base's layout is symbolic (regions of its fake views)."""
+    fake = _fake_base(call, whole.base_index)
+    if fake is None:
+        return True
+    base, mode = fake
+    with mode:
+        listed = _listed(call, whole.base_index, base)
+        mine = _resolved(whole).regenerate_view(listed)
+        theirs = _written_tensors(other_copy_back, {other_copy_back.args[0]: _resolved(other).regenerate_view(listed)})
+    region = regions.region_of_tensor(mine, regions.default_storage_key(mine))
+    return any(overlap.may_overlap(region, regions.region_of_tensor(t, regions.default_storage_key(t))) for t in theirs)
+
+
+def _apart_symbolically(call: fx.Node, graph: fx.Graph, placeholder: fx.Node, views: Set[fx.Node],
+                        late: List[fx.Node], info, copy_back: fx.Node) -> bool:
+    """:func:`_apart` where the base's layout is symbolic: the same views replayed on its fake
+    value, their regions proven apart by ``overlap.may_overlap`` (sympy, on the shape
+    environment's symbols)."""
+    fake = _fake_base(call, info.base_index)
+    if fake is None:
+        return False
+    base, mode = fake
+    with mode:
+        env = {placeholder: base,
+               copy_back.args[0]: _resolved(info).regenerate_view(_listed(call, info.base_index, base))}
+        _replay_views(graph, env)
+        read_args = [a for n in late for a in (n.args[1:] if n is copy_back else n.all_input_nodes) if a in views]
+        if any(a not in env for a in read_args):
+            return False
+        written = _written_tensors(copy_back, env)
+    reads = [regions.region_of_tensor(env[a], regions.default_storage_key(env[a])) for a in read_args]
+    writes = [regions.region_of_tensor(t, regions.default_storage_key(t)) for t in written]
+    return not any(overlap.may_overlap(r, w) for r in reads for w in writes)
+
+
+def _resolved(info):
+    """A copy of ``ViewInfo`` ``info`` whose symbolic fields (nodes of the graph) are their values."""
+    import copy
+
+    out = copy.copy(info)
+    for key, value in vars(info).items():
+        setattr(out, key, fx.node.map_arg(value, lambda n: n.meta["val"]))
+    return out
+
+
+def _fake_base(call: fx.Node, index: int):
+    """``(fake value, fake mode)`` of the call's base ``index``; None without them."""
+    bases = nodes_in(call.kwargs.get("_all_bases"))
+    val = bases[index].meta.get("val") if index < len(bases) else None
+    mode = graph_fake_mode(call.graph)
+    return (val, mode) if isinstance(val, torch.Tensor) and mode is not None else None
+
+
+def _listed(call: fx.Node, index: int, base):
+    return [base if i == index else None for i in range(len(nodes_in(call.kwargs.get("_all_bases"))))]
+
+
+def _written_tensors(copy_back: fx.Node, env: Dict[fx.Node, torch.Tensor]) -> List[torch.Tensor]:
+    """:func:`_written_offsets` as views of the operand (fake or real): the regions of a chain of
+    view scatters into it, or all of it."""
+    dest, value, out = copy_back.args[0], copy_back.args[1], []
+    whole = env[dest]
+    while isinstance(value, fx.Node) and op_facts.is_view_scatter(value):
+        view = op_facts.view_op_for_scatter(value.target)
+        if view not in _REPLAYABLE:
+            break
+        out.append(view(whole, *fx.node.map_arg(value.args[2:], lambda a: _value(a, env)),
+                        **fx.node.map_arg(value.kwargs, lambda a: _value(a, env))))
+        if value.args[0] is dest:
+            return out
+        value = value.args[0]
+    return [whole]
+
+
+def _value(node: fx.Node, env: Dict[fx.Node, torch.Tensor]):
+    """``env``'s tensor for ``node``, or a symbolic int's value (a size the branch takes)."""
+    if node in env:
+        return env[node]
+    val = node.meta.get("val")
+    if isinstance(val, (int, torch.SymInt)):
+        return val
+    raise KeyError(node.name)
+
+
+#: Views whose elements follow from the elements of their input alone, whatever its layout: replayed
+#: on a tensor of storage offsets, they name the offsets the program's view does.  Any other view
+#: (``as_strided`` and ``_reshape_alias`` take strides, ``view.dtype`` reinterprets bytes,
+#: ``_neg_view`` negates) is never replayed: a read through it is never proven apart.
+_aten = torch.ops.aten
+_REPLAYABLE = frozenset({
+    _aten.slice.Tensor, _aten.select.int, _aten.narrow.default, _aten.view.default, _aten._unsafe_view.default,
+    _aten.squeeze.default, _aten.squeeze.dim, _aten.squeeze.dims, _aten.unsqueeze.default, _aten.permute.default,
+    _aten.transpose.int, _aten.t.default, _aten.expand.default, _aten.alias.default, _aten.diagonal.default,
+    _aten.unfold.default, _aten.detach.default,
+})
+#: Bases larger than this are not replayed (a set of offsets per operand): they may overlap
+_REPLAY_ELEMENTS = 1 << 16
 
 
 def _storage_offsets(base: fx.Node) -> Optional[torch.Tensor]:
@@ -267,35 +369,27 @@ def _storage_offsets(base: fx.Node) -> Optional[torch.Tensor]:
     if any(not isinstance(v, int) for v in layout):
         return None
     extent = val.storage_offset() + sum((size - 1) * stride for size, stride in zip(val.shape, val.stride())) + 1
+    if extent > _REPLAY_ELEMENTS:
+        return None
     return torch.arange(max(extent, 0)).as_strided(val.shape, val.stride(), val.storage_offset())
 
 
 def _replay_views(graph: fx.Graph, env: Dict[fx.Node, torch.Tensor]) -> None:
     """Run ``graph``'s view ops on the tensors of ``env`` (in place of its placeholders)."""
     for node in graph.nodes:
-        if node in env or not op_facts.is_view_node(node) or not isinstance(node.target, torch._ops.OpOverload) \
-                or node.target in _ADDRESSING:
+        if node in env or node.op != "call_function" or node.target not in _REPLAYABLE:
             continue
-        if all(a in env for a in node.all_input_nodes):
-            env[node] = node.target(*fx.node.map_arg(node.args, env.__getitem__),
-                                    **fx.node.map_arg(node.kwargs, env.__getitem__))
+        try:
+            env[node] = node.target(*fx.node.map_arg(node.args, lambda a: _value(a, env)),
+                                    **fx.node.map_arg(node.kwargs, lambda a: _value(a, env)))
+        except KeyError:
+            continue
 
 
 def _written_offsets(copy_back: fx.Node, env: Dict[fx.Node, torch.Tensor]) -> Set[int]:
-    """The storage offsets ``copy_back``'s new value changes: the regions of a chain of view
-    scatters into the operand, or all of it."""
-    dest, value, out = copy_back.args[0], copy_back.args[1], set()
-    whole = env[dest]
-    while isinstance(value, fx.Node) and op_facts.is_view_scatter(value):
-        view = op_facts.view_op_for_scatter(value.target)
-        if view is None or view in _ADDRESSING:
-            break
-        args = fx.node.map_arg(value.args[2:], env.__getitem__)
-        out |= set(view(whole, *args, **fx.node.map_arg(value.kwargs, env.__getitem__)).flatten().tolist())
-        if value.args[0] is dest:
-            return out
-        value = value.args[0]
-    return set(whole.flatten().tolist())
+    """The storage offsets ``copy_back``'s new value changes (:func:`_written_tensors` of a tensor
+    of storage offsets)."""
+    return set().union(*(set(t.flatten().tolist()) for t in _written_tensors(copy_back, env)))
 
 
 def _scattered_in_place(copy_back: fx.Node) -> bool:
