@@ -90,6 +90,16 @@ def v2_call(gm):
     return call
 
 
+def assert_runs_like(gm, fn, x):
+    """``gm`` returns what ``fn`` does and leaves its input as ``fn`` does."""
+    got_x, want_x = x.clone(), x.clone()
+    with torch.inference_mode():
+        got = gm(got_x)
+        want = fn(want_x)
+    assert torch.equal(got[0] if isinstance(got, (tuple, list)) else got, want[0] if isinstance(want, (tuple, list)) else want)
+    assert torch.equal(got_x, want_x)
+
+
 def test_a_small_constant_of_a_wrapped_branch_becomes_flat():
     fn = writing_branch([[2, 2, 0]])
     x = torch.arange(1.0, 10.0).reshape(3, 3)
@@ -103,12 +113,7 @@ def test_a_small_constant_of_a_wrapped_branch_becomes_flat():
     assert [tuple(getattr(true_fn, n.target).shape) for n in tensor_attrs(true_fn)] == [(3,)]
     assert wrapped_function_constants(gm) == []          # nothing left to flatten
     assert hoist_function_constants(gm) == []            # (and no operand can be added)
-    got_x, want_x = x.clone(), x.clone()
-    with torch.inference_mode():
-        got = gm(got_x)
-        want = fn(want_x)
-    assert torch.equal(got[0] if isinstance(got, (tuple, list)) else got, want[0] if isinstance(want, (tuple, list)) else want)
-    assert torch.equal(got_x, want_x)
+    assert_runs_like(gm, fn, x)
 
 
 def test_a_larger_constant_of_a_wrapped_branch_is_made_of_inlined_pieces():
@@ -121,12 +126,7 @@ def test_a_larger_constant_of_a_wrapped_branch_is_made_of_inlined_pieces():
     [true_fn] = [getattr(gm, a.target) for a in v2_call(gm).kwargs.values() if getattr(a, "op", None) == "get_attr"
                  and isinstance(getattr(gm, a.target), torch.fx.GraphModule) and tensor_attrs(getattr(gm, a.target))]
     assert sorted(tuple(getattr(true_fn, n.target).shape) for n in tensor_attrs(true_fn)) == [(1,), (8,)]
-    got_x, want_x = x.clone(), x.clone()
-    with torch.inference_mode():
-        got = gm(got_x)
-        want = fn(want_x)
-    assert torch.equal(got[0] if isinstance(got, (tuple, list)) else got, want[0] if isinstance(want, (tuple, list)) else want)
-    assert torch.equal(got_x, want_x)
+    assert_runs_like(gm, fn, x)
 
 
 def test_a_huge_constant_of_a_wrapped_branch_stops_the_compile():
