@@ -12,11 +12,10 @@ call stops and runs eagerly (``cond_captured_mutations``, the Dynamo-stage rewri
 The joint pass records the hazard before Inductor's passes run (:func:`record`): a copy of a base
 that noop removal merged into it later (fuzz p1704) is no aliasing of the program's.  An operand
 that is one of the call's bases (p55) counts wherever it is read after the base's update.  An
-operand that only views a base (two aliased inputs, seed 199 p57) counts only against a write the
-epilogue makes: a chain of view scatters into the written operand (``x1[0] = -1.0``) is written in
-place where it is made, by stock Inductor's reinplacing and the rules', and a later read sees it
-(``operand_layouts`` does not force such operands apart); a whole new value (``x1.add_(1.0)``,
-wrong under stock Inductor and aot_eager too) is not.  A read
+operand that only views a base (two aliased inputs, seed 199 p57) is left to the reinplacing that
+writes the branch in place (``operand_layouts`` does not force such operands apart): counting it
+against a whole new value (``x1.add_(1.0)`` then a read of ``x0``, wrong under stock Inductor and
+aot_eager too) stopped programs the eager pipeline runs right (the seeded run's seed 0 p257).  A read
 counts where it comes after the first node computing the other operand's update, in the order
 AOTAutograd traced the branch, and its value reaches a write or a result of the call that the
 graph reads (p1830's branch returns ``p.clone()`` after its write, and nothing reads it), and
@@ -27,12 +26,9 @@ value and their regions proven apart by ``overlap.may_overlap`` (symbolic ones; 
 are replayed (``_REPLAYABLE``: not ``as_strided``, ``view.dtype``...).  A ``while_loop`` (a body reads in one iteration what it wrote in the one before) and any call whose
 functions cannot be matched to its operands count every operand that is a base.
 
-Two written operands of one base are the same hazard the other way round: each new value is
-computed from its operand's old elements, and a whole new value copied back in the epilogue
-undoes the other's write where it covers an element the other writes (seed 199 p770; the
-``fill_`` of a 0-d view of a base, written apart from the base's scattered write, does not: seed
-43 p217).  Such an operand
-counts too (:func:`_clobbering_writes`), in a ``cond``.
+Two written operands of one base are not looked at: whether a whole new value copied back in the
+epilogue undoes the other's write depends on which of the two Inductor's reinplacing writes in
+place, and where (seed 199 p770 is wrong on both bases; seed 0 p257 of the same shape is right).
 """
 from __future__ import annotations
 
@@ -84,8 +80,6 @@ def stale_operands(call: fx.Node) -> Set[str]:
         written = set(functionalized.v2_views(call))
     except Exception:  # noqa: BLE001 - metadata torch cannot read: count every such operand
         return base_reads
-    view_reads = {name for name, _ in reads if name not in base_reads and roots.get(name) is not None
-                  and any(roots.get(w) is roots[name] for w in written)}
     functions = _functions(call)
     if call.args[0] is not torch.ops.higher_order.cond or not functions:
         return base_reads
@@ -96,62 +90,10 @@ def stale_operands(call: fx.Node) -> Set[str]:
         if names is None:
             return base_reads
         by_name = dict(zip(names, placeholders))
-        for name in base_reads | view_reads:
-            if _read_after_write(call, fn.graph, by_name, name, roots, written, name in view_reads):
+        for name in base_reads:
+            if _read_after_write(call, fn.graph, by_name, name, roots, written, False):
                 out.add(name)
-        for name in written:        # a written operand reading another's whole update (it is copied back only at the end)
-            if _read_after_write(call, fn.graph, by_name, name, roots, written, True):
-                out.add(name)
-        out |= _clobbering_writes(call, fn.graph, by_name, written)
     return out
-
-
-def _clobbering_writes(call: fx.Node, graph: fx.Graph, by_name: Dict[str, fx.Node], written: Set[str]) -> Set[str]:
-    """Written operands of ``graph`` (a function of ``call``) whose whole new value its epilogue
-    writes over an element that another written operand of the same base writes (fuzz seed 199
-    p770: `x0.add_(3.0)` then `x1[3] = 1.0` with `x1 = x0[0]`): each new value was computed from its
-    operand's old elements, so the whole copy back undoes the other write.  A chain of view
-    scatters is written in place where it is made (:func:`_scattered_in_place`), not by the
-    epilogue; the operands' memories are compared on the base's storage offsets where the shapes
-    are static (else they may overlap)."""
-    epilogue = {n.args[0]: n for n in graph.nodes
-                if n.op == "call_function" and n.target is torch.ops.aten.copy_.default
-                and getattr(n.args[0], "op", None) == "placeholder"}
-    updated = {name: epilogue[by_name[name]] for name in written if by_name.get(name) in epilogue}
-    whole = {name for name, copy_back in updated.items() if not _scattered_in_place(copy_back)}
-    if not whole or len(updated) < 2:
-        return set()
-    try:
-        views = functionalized.v2_views(call)
-    except Exception:  # noqa: BLE001 - metadata torch cannot read: they may overlap
-        return whole
-    return {name for name in whole
-            if any(other != name and _may_overlap(call, views.get(name), views.get(other), updated[other])
-                   for other in updated)}
-
-
-def _may_overlap(call: fx.Node, whole, other, other_copy_back: fx.Node) -> bool:
-    """Whether the memory of the operand of ``ViewInfo`` ``whole`` may hold elements that the
-    update ``other_copy_back`` writes into the operand of ``other`` (its view scatters' regions,
-    or all of it), compared on the base's storage offsets."""
-    from torch._subclasses.fake_tensor import unset_fake_temporarily
-
-    if whole is None or other is None or isinstance(whole, (list, tuple)) or isinstance(other, (list, tuple)):
-        return True
-    if whole.base_index != other.base_index:
-        return False
-    bases = nodes_in(call.kwargs.get("_all_bases"))
-    try:
-        with unset_fake_temporarily():
-            storage = _storage_offsets(bases[whole.base_index])
-            if storage is None:
-                return _overlap_symbolically(call, whole, other, other_copy_back)
-            listed = [storage if i == whole.base_index else None for i in range(len(bases))]
-            mine = set(whole.regenerate_view(listed).flatten().tolist())
-            theirs = _written_offsets(other_copy_back, {other_copy_back.args[0]: other.regenerate_view(listed)})
-            return not mine.isdisjoint(theirs)
-    except Exception:  # noqa: BLE001 - a view it cannot regenerate: they may overlap
-        return True
 
 
 def _operand_roots(call: fx.Node) -> Dict[str, fx.Node]:
@@ -257,20 +199,6 @@ def _apart(call: fx.Node, graph: fx.Graph, name: str, placeholder: fx.Node, view
         return False
     reads = set().union(*(set(env[a].flatten().tolist()) for a in read_args))
     return reads.isdisjoint(_written_offsets(copy_back, env))
-
-
-def _overlap_symbolically(call: fx.Node, whole, other, other_copy_back: fx.Node) -> bool:
-    """:func:`_may_overlap` where the base's layout is symbolic (regions of its fake views)."""
-    fake = _fake_base(call, whole.base_index)
-    if fake is None:
-        return True
-    base, mode = fake
-    with mode:
-        listed = _listed(call, whole.base_index, base)
-        mine = _resolved(whole).regenerate_view(listed)
-        theirs = _written_tensors(other_copy_back, {other_copy_back.args[0]: _resolved(other).regenerate_view(listed)})
-    region = regions.region_of_tensor(mine, regions.default_storage_key(mine))
-    return any(overlap.may_overlap(region, regions.region_of_tensor(t, regions.default_storage_key(t))) for t in theirs)
 
 
 def _apart_symbolically(call: fx.Node, graph: fx.Graph, placeholder: fx.Node, views: Set[fx.Node],
