@@ -20,11 +20,12 @@ counts where it comes after the first node computing the other operand's update,
 AOTAutograd traced the branch, and its value reaches a write or a result of the call that the
 graph reads (p1830's branch returns ``p.clone()`` after its write, and nothing reads it), and
 for an operand that is the written view's base, where the elements it reads can meet those the
-update writes: both are replayed on the base's storage offsets (static shapes), or on its fake
-value and their regions proven apart by ``overlap.may_overlap`` (symbolic ones; seed 199 p71 reads
+update writes: both are replayed on the base's fake value and their regions proven apart by
+``overlap.may_overlap`` (exact on static shapes, sympy on symbolic ones; seed 199 p71 reads
 ``x0[1:3]`` after writing ``x0[3:4]``).  Only views whose elements do not depend on the layout
-are replayed (``_REPLAYABLE``: not ``as_strided``, ``view.dtype``...).  A ``while_loop`` (a body reads in one iteration what it wrote in the one before) and any call whose
-functions cannot be matched to its operands count every operand that is a base.
+are replayed (``_REPLAYABLE``: not ``as_strided``, ``view.dtype``...).  A ``while_loop`` (a body
+reads in one iteration what it wrote in the one before) and any call whose functions cannot be
+matched to its operands count every operand that is a base.
 
 Two written operands of one base are not looked at: whether a whole new value copied back in the
 epilogue undoes the other's write depends on which of the two Inductor's reinplacing writes in
@@ -80,7 +81,7 @@ def stale_operands(call: fx.Node) -> Set[str]:
         written = set(functionalized.v2_views(call))
     except Exception:  # noqa: BLE001 - metadata torch cannot read: count every such operand
         return base_reads
-    functions = _functions(call)
+    functions = op_facts.called_functions(call.graph.owning_module, call)
     if call.args[0] is not torch.ops.higher_order.cond or not functions:
         return base_reads
     out: Set[str] = set()
@@ -91,7 +92,7 @@ def stale_operands(call: fx.Node) -> Set[str]:
             return base_reads
         by_name = dict(zip(names, placeholders))
         for name in base_reads:
-            if _read_after_write(call, fn.graph, by_name, name, roots, written, False):
+            if _read_after_write(call, fn.graph, by_name, name, roots, written):
                 out.add(name)
     return out
 
@@ -113,17 +114,6 @@ def _operand_roots(call: fx.Node) -> Dict[str, fx.Node]:
     return out
 
 
-def _functions(call: fx.Node) -> List[fx.GraphModule]:
-    owner = call.graph.owning_module
-    out = []
-    for value in call.kwargs.values():
-        if isinstance(value, fx.Node) and value.op == "get_attr":
-            sub = getattr(owner, value.target, None)
-            if isinstance(sub, fx.GraphModule):
-                out.append(sub)
-    return out
-
-
 def _operand_names(call: fx.Node, count: int) -> Optional[List[str]]:
     """The names of the ``count`` operands a function of a ``cond`` call takes as its inputs, in
     order (``cond(pred, true_fn, false_fn, operand0, ...)``); None where the schema disagrees."""
@@ -133,11 +123,10 @@ def _operand_names(call: fx.Node, count: int) -> Optional[List[str]]:
 
 
 def _read_after_write(call: fx.Node, graph: fx.Graph, by_name: Dict[str, fx.Node], name: str,
-                      roots: Dict[str, fx.Node], written: Set[str], late_writes_only: bool) -> bool:
+                      roots: Dict[str, fx.Node], written: Set[str]) -> bool:
     """Whether ``graph`` (a function of ``call``) reads operand ``name`` after its first update
     of another written operand sharing its memory, and that read reaches a write or a result
-    the graph of ``call`` reads.  ``late_writes_only``: count only the operands whose update is
-    not written in place where it is made (:func:`_scattered_in_place`)."""
+    the graph of ``call`` reads."""
     order = {n: i for i, n in enumerate(graph.nodes)}
     epilogue = {n.args[0]: n for n in graph.nodes
                 if n.op == "call_function" and n.target is torch.ops.aten.copy_.default and n.args[0] in order
@@ -150,8 +139,6 @@ def _read_after_write(call: fx.Node, graph: fx.Graph, by_name: Dict[str, fx.Node
     for other in written:
         target = by_name.get(other)
         if other == name or target is None or roots.get(other) is not roots[name] or target not in epilogue:
-            continue
-        if late_writes_only and _scattered_in_place(epilogue[target]):
             continue
         first = _first_update(epilogue[target], set(op_facts.self_and_views(target)), order)
         late = [n for n in graph.nodes if _after(n, first, order) and n not in views
@@ -166,46 +153,25 @@ def _read_after_write(call: fx.Node, graph: fx.Graph, by_name: Dict[str, fx.Node
 def _regions_disjoint(call: fx.Node, graph: fx.Graph, read, write) -> bool:
     """Whether the elements the ``late`` nodes read of operand ``name`` (a base of ``call``) are
     proven apart from those the update ``copy_back`` writes into operand ``other`` (a view of that
-    base): both replayed on the base's storage offsets (``x0[1:3]`` read after ``x0[3:4]``'s
-    ``select_scatter``, fuzz seed 199 p71).  False where it cannot tell (symbolic sizes, views it
-    cannot replay, another base)."""
-    from torch._subclasses.fake_tensor import unset_fake_temporarily
-
+    base): the views replayed on the base's fake value, their regions compared by
+    ``overlap.may_overlap`` (exact on concrete shapes, sympy on the shape environment's symbols;
+    ``x0[1:3]`` read after ``x0[3:4]``'s ``select_scatter``, fuzz seed 199 p71).  False where it
+    cannot tell (views it cannot replay, another base, no fake value)."""
     name, placeholder, views, late = read
     other, copy_back = write
     try:
-        with unset_fake_temporarily():      # real offsets, not fakes of the pass's mode (unbacked ints)
-            return _apart(call, graph, name, placeholder, views, late, other, copy_back)
+        return _apart(call, graph, name, placeholder, views, late, other, copy_back)
     except Exception:  # noqa: BLE001 - any view it cannot replay: it cannot tell
         return False
 
 
 def _apart(call: fx.Node, graph: fx.Graph, name: str, placeholder: fx.Node, views: Set[fx.Node], late: List[fx.Node],
            other: str, copy_back: fx.Node) -> bool:
-    """:func:`_regions_disjoint`, outside the fake-tensor mode."""
+    """:func:`_regions_disjoint`, raising where a view cannot be replayed."""
     info = functionalized.v2_views(call).get(other)
     bases = nodes_in(call.kwargs.get("_all_bases"))
     if isinstance(info, (list, tuple)) or info is None or call.kwargs.get(name) is not bases[info.base_index]:
         return False
-    storage = _storage_offsets(bases[info.base_index])
-    if storage is None:
-        return _apart_symbolically(call, graph, placeholder, views, late, info, copy_back)
-    env = {placeholder: storage,
-           copy_back.args[0]: info.regenerate_view([storage if i == info.base_index else None
-                                                    for i in range(len(bases))])}
-    _replay_views(graph, env)
-    read_args = [a for n in late for a in (n.args[1:] if n is copy_back else n.all_input_nodes) if a in views]
-    if any(a not in env for a in read_args):
-        return False
-    reads = set().union(*(set(env[a].flatten().tolist()) for a in read_args))
-    return reads.isdisjoint(_written_offsets(copy_back, env))
-
-
-def _apart_symbolically(call: fx.Node, graph: fx.Graph, placeholder: fx.Node, views: Set[fx.Node],
-                        late: List[fx.Node], info, copy_back: fx.Node) -> bool:
-    """:func:`_apart` where the base's layout is symbolic: the same views replayed on its fake
-    value, their regions proven apart by ``overlap.may_overlap`` (sympy, on the shape
-    environment's symbols)."""
     fake = _fake_base(call, info.base_index)
     if fake is None:
         return False
@@ -246,7 +212,7 @@ def _listed(call: fx.Node, index: int, base):
 
 
 def _written_tensors(copy_back: fx.Node, env: Dict[fx.Node, torch.Tensor]) -> List[torch.Tensor]:
-    """:func:`_written_offsets` as views of the operand (fake or real): the regions of a chain of
+    """What ``copy_back``'s new value changes, as views of the operand: the regions of a chain of
     view scatters into it, or all of it."""
     dest, value, out = copy_back.args[0], copy_back.args[1], []
     whole = env[dest]
@@ -273,7 +239,7 @@ def _value(node: fx.Node, env: Dict[fx.Node, torch.Tensor]):
 
 
 #: Views whose elements follow from the elements of their input alone, whatever its layout: replayed
-#: on a tensor of storage offsets, they name the offsets the program's view does.  Any other view
+#: on the base's fake value, they name the elements the program's view does.  Any other view
 #: (``as_strided`` and ``_reshape_alias`` take strides, ``view.dtype`` reinterprets bytes,
 #: ``_neg_view`` negates) is never replayed: a read through it is never proven apart.
 _aten = torch.ops.aten
@@ -283,24 +249,6 @@ _REPLAYABLE = frozenset({
     _aten.transpose.int, _aten.t.default, _aten.expand.default, _aten.alias.default, _aten.diagonal.default,
     _aten.unfold.default, _aten.detach.default,
 })
-#: Bases larger than this are not replayed (a set of offsets per operand): they may overlap
-_REPLAY_ELEMENTS = 1 << 16
-
-
-def _storage_offsets(base: fx.Node) -> Optional[torch.Tensor]:
-    """A tensor laid out as ``base``'s fake value whose elements are their storage offsets; None
-    where its layout is symbolic."""
-    val = base.meta.get("val")
-    if not isinstance(val, torch.Tensor):
-        return None
-    layout = [*val.shape, *val.stride(), val.storage_offset()]
-    if any(not isinstance(v, int) for v in layout):
-        return None
-    extent = val.storage_offset() + sum((size - 1) * stride for size, stride in zip(val.shape, val.stride())) + 1
-    if extent > _REPLAY_ELEMENTS:
-        return None
-    return torch.arange(max(extent, 0)).as_strided(val.shape, val.stride(), val.storage_offset())
-
 
 def _replay_views(graph: fx.Graph, env: Dict[fx.Node, torch.Tensor]) -> None:
     """Run ``graph``'s view ops on the tensors of ``env`` (in place of its placeholders)."""
@@ -312,25 +260,6 @@ def _replay_views(graph: fx.Graph, env: Dict[fx.Node, torch.Tensor]) -> None:
                                     **fx.node.map_arg(node.kwargs, lambda a: _value(a, env)))
         except KeyError:
             continue
-
-
-def _written_offsets(copy_back: fx.Node, env: Dict[fx.Node, torch.Tensor]) -> Set[int]:
-    """The storage offsets ``copy_back``'s new value changes (:func:`_written_tensors` of a tensor
-    of storage offsets)."""
-    return set().union(*(set(t.flatten().tolist()) for t in _written_tensors(copy_back, env)))
-
-
-def _scattered_in_place(copy_back: fx.Node) -> bool:
-    """The new value ``copy_back`` writes is a chain of view scatters (``select_scatter``,
-    ``slice_scatter``...) into the operand itself: reinplacing writes each region in place where
-    the scatter is (stock Inductor's, and the rules'), so a later read of memory it shares reads
-    the write.  A whole new value (``add``, ``copy``) is written only by the epilogue."""
-    value = copy_back.args[1]
-    while isinstance(value, fx.Node) and op_facts.is_view_scatter(value):
-        if value.args[0] is copy_back.args[0]:
-            return True
-        value = value.args[0]
-    return False
 
 
 def _after(node: fx.Node, first: int, order: Dict[fx.Node, int]) -> bool:
