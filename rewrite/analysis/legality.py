@@ -177,12 +177,10 @@ def functions_address_fresh_operands(gm: fx.GraphModule) -> str:
     for call in gm.graph.nodes:
         if call.op != "call_function":
             continue
-        values = call.all_input_nodes
-        functions = [getattr(gm, a.target) for a in values if a.op == "get_attr"
-                     and isinstance(getattr(gm, a.target, None), fx.GraphModule)]
+        functions = op_facts.called_functions(gm, call)
         if not any(lm.storage_addressed_operands(n) for f in functions for n in f.graph.nodes):
             continue
-        for value in values:
+        for value in call.all_input_nodes:
             why = lm.operand_reading_differs(call, value) if value.op != "get_attr" else ""
             if why:
                 return f"`{call.name}`: one of its functions addresses an operand's storage (as_strided), and {why}"

@@ -413,6 +413,13 @@ def root_of(node: fx.Node) -> fx.Node:
     return node
 
 
+def called_functions(root, call: fx.Node) -> List[fx.GraphModule]:
+    """The functions (subgraph modules of ``root``) a higher-order op's call passes, by argument
+    (``cond``, ``while_loop``) or by keyword (the same op under ``auto_functionalized_v2``)."""
+    return [getattr(root, a.target) for a in (*call.args, *call.kwargs.values())
+            if isinstance(a, fx.Node) and a.op == "get_attr" and isinstance(getattr(root, a.target, None), fx.GraphModule)]
+
+
 def is_view_list_node(node: fx.Node) -> bool:
     """A call of a :func:`returns_view_list` op (``split``)."""
     return node.op == "call_function" and returns_view_list(node.target)

@@ -27,17 +27,10 @@ import torch
 import torch.fx as fx
 
 from rewrite.analysis.facts.fake import graph_fake_mode, meta_key
-from rewrite.analysis.facts import functionalized
+from rewrite.analysis.facts import functionalized, op_facts
 
 # operand tuple position of each higher-order op whose functions all take it last
 _OPERANDS = {torch.ops.higher_order.while_loop: 3, torch.ops.higher_order.cond: 3}
-
-
-def _functions(root: fx.GraphModule, hop: fx.Node) -> List[fx.GraphModule]:
-    """The functions a call passes by argument (``cond``, ``while_loop``) or keyword (the same
-    op under ``auto_functionalized_v2``)."""
-    return [getattr(root, a.target) for a in (*hop.args, *hop.kwargs.values())
-            if isinstance(a, fx.Node) and a.op == "get_attr" and isinstance(getattr(root, a.target, None), fx.GraphModule)]
 
 
 def _constants(sub: fx.GraphModule) -> List[Tuple[fx.Node, torch.Tensor]]:
@@ -63,12 +56,12 @@ def hoist_function_constants(root: fx.GraphModule) -> List[str]:
     graph, notes = root.graph, []
     fake_mode = graph_fake_mode(graph)
     hops = [n for n in graph.nodes if n.op == "call_function" and n.target in _OPERANDS]
-    calls = Counter(id(f) for hop in hops for f in _functions(root, hop))
+    calls = Counter(id(f) for hop in hops for f in op_facts.called_functions(root, hop))
     for hop in hops:
         position = _OPERANDS[hop.target]
         if len(hop.args) <= position or not isinstance(hop.args[position], (list, tuple)):
             continue
-        functions = _functions(root, hop)
+        functions = op_facts.called_functions(root, hop)
         if any(calls[id(f)] > 1 for f in functions):     # a function two calls share: left as it is
             continue
         found = [(sub, node, value) for sub in functions for node, value in _constants(sub)]
@@ -119,7 +112,7 @@ def wrapped_function_constants(root: fx.GraphModule) -> List[str]:
     graph, notes = root.graph, []
     fake_mode = graph_fake_mode(graph)
     for call in [n for n in graph.nodes if functionalized.is_functionalized_hop_v2(n) and n.args[0] in _OPERANDS]:
-        for function in _functions(root, call):
+        for function in op_facts.called_functions(root, call):
             for node, value in _constants(function):
                 if value.dim() == 0 or value.dim() == 1 and value.numel() <= INLINED_ELEMENTS:
                     continue
