@@ -3,9 +3,9 @@ viewing another buffer, `x1 = base[0:4]`, `x2 = base[3:7]`), reading `x0[1:3]` a
 write (`rewrite fuzz --seed 199` program 71, minimized; v2).  The `cond` reaches the post-grad graph
 as `auto_functionalized_v2` with `x0` both a read operand and the base of `v1`: the branch reads
 `x0` after writing the base, which `stale_reads` stops where the elements can meet.  Here they
-cannot (rows 1-2 against row 3): replayed on the base's storage offsets, the read and the write
-are apart, so the call compiles (it ran eagerly; stock Inductor right).  With dynamic shapes the
-same views are replayed on the base's fake value and their regions proven apart symbolically."""
+cannot (rows 1-2 against row 3): replayed on the base's fake value, the regions of the read and
+the write are proven apart (exactly with static shapes, symbolically with dynamic ones), so the
+call compiles (it ran eagerly; stock Inductor right)."""
 import torch
 
 EXPECT = """
